@@ -1,0 +1,151 @@
+package dev.agentpay.localstack;
+
+import dev.agentpay.commons.events.Topics;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+
+/**
+ * A real single-node KRaft Kafka broker run from the Apache Kafka jars, in its own JVM (so it can be
+ * killed and restarted on its own). The first start formats the storage; later starts reuse it.
+ */
+public final class KafkaServer implements AutoCloseable {
+
+    private final ManagedProcess process;
+    private final int port;
+
+    private KafkaServer(ManagedProcess process, int port) {
+        this.process = process;
+        this.port = port;
+    }
+
+    public static KafkaServer start(Path dir, int port, Path log) {
+        try {
+            Files.createDirectories(dir);
+            int controllerPort = Ports.free();
+            Path data = dir.resolve("data");
+            Path props = dir.resolve("server.properties");
+            Properties p = new Properties();
+            p.setProperty("process.roles", "broker,controller");
+            p.setProperty("node.id", "1");
+            p.setProperty("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+            p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            p.setProperty("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
+            p.setProperty("controller.listener.names", "CONTROLLER");
+            p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            p.setProperty("inter.broker.listener.name", "PLAINTEXT");
+            p.setProperty("log.dirs", data.toString());
+            p.setProperty("num.partitions", "6");
+            p.setProperty("offsets.topic.replication.factor", "1");
+            p.setProperty("offsets.topic.num.partitions", "10");
+            p.setProperty("transaction.state.log.replication.factor", "1");
+            p.setProperty("transaction.state.log.min.isr", "1");
+            p.setProperty("share.coordinator.state.topic.replication.factor", "1");
+            p.setProperty("share.coordinator.state.topic.min.isr", "1");
+            p.setProperty("group.initial.rebalance.delay.ms", "0");
+            p.setProperty("auto.create.topics.enable", "true");
+            p.setProperty("log.retention.hours", "168");
+            try (var out = Files.newBufferedWriter(props)) {
+                p.store(out, "written by the local stack");
+            }
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            String cp = System.getProperty("java.class.path");
+            Map<String, String> env = Map.of("CLASSPATH", cp);
+            if (!Files.exists(data.resolve("meta.properties"))) {
+                String clusterId = org.apache.kafka.common.Uuid.randomUuid().toString();
+                ManagedProcess format = ManagedProcess.start("kafka-format",
+                        List.of(java, "-Xmx256m", "kafka.tools.StorageTool", "format", "-t", clusterId, "-c", props.toString()),
+                        env, dir, log);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (format.isAlive() && System.nanoTime() < deadline) {
+                    Ports.sleep(100);
+                }
+                if (!Files.exists(data.resolve("meta.properties"))) {
+                    throw new IllegalStateException("kafka storage format failed; see " + log);
+                }
+            }
+            List<String> cmd = new ArrayList<>(List.of(java, "-Xms128m", "-Xmx768m", "-XX:+UseSerialGC",
+                    "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true", "kafka.Kafka", props.toString()));
+            ManagedProcess mp = ManagedProcess.start("kafka", cmd, env, dir, log);
+            Ports.awaitListening(port, Duration.ofSeconds(90), mp);
+            KafkaServer server = new KafkaServer(mp, port);
+            server.awaitReady(Duration.ofSeconds(60));
+            return server;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public String bootstrapServers() {
+        return "127.0.0.1:" + port;
+    }
+
+    public ManagedProcess process() {
+        return process;
+    }
+
+    private Admin admin() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
+        return Admin.create(p);
+    }
+
+    private void awaitReady(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Exception last = null;
+        while (System.nanoTime() < deadline) {
+            try (Admin admin = admin()) {
+                admin.describeCluster().nodes().get(5, TimeUnit.SECONDS);
+                return;
+            } catch (Exception e) {
+                last = e;
+                Ports.sleep(200);
+            }
+        }
+        throw new IllegalStateException("kafka not ready; see " + process.log(), last);
+    }
+
+    /** Creates every topic of {@link Topics#ALL} that does not exist yet. */
+    public void ensureTopics() {
+        try (Admin admin = admin()) {
+            Set<String> existing = admin.listTopics().names().get(10, TimeUnit.SECONDS);
+            List<NewTopic> missing = new ArrayList<>();
+            for (Topics.TopicSpec spec : Topics.ALL) {
+                if (!existing.contains(spec.name())) {
+                    NewTopic t = new NewTopic(spec.name(), spec.partitions(), (short) 1);
+                    t.configs(spec.compacted()
+                            ? Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)
+                            : Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(spec.retentionMs())));
+                    missing.add(t);
+                }
+            }
+            if (!missing.isEmpty()) {
+                admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot create topics", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        process.stop();
+    }
+}

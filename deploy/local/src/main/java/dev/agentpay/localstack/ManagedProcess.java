@@ -1,0 +1,87 @@
+package dev.agentpay.localstack;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A child process with its output in a log file, stopped (with its descendants) on {@link #stop()}
+ * and when this JVM exits, so nothing is left running.
+ */
+public final class ManagedProcess {
+
+    private final String name;
+    private final Path log;
+    private final Process process;
+
+    private ManagedProcess(String name, Path log, Process process) {
+        this.name = name;
+        this.log = log;
+        this.process = process;
+    }
+
+    public static ManagedProcess start(String name, List<String> command, Map<String, String> env, Path workDir, Path log) {
+        try {
+            Files.createDirectories(log.getParent());
+            ProcessBuilder pb = new ProcessBuilder(command)
+                    .directory(workDir.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            pb.environment().putAll(env);
+            ManagedProcess mp = new ManagedProcess(name, log, pb.start());
+            Runtime.getRuntime().addShutdownHook(new Thread(mp::stop, "stop-" + name));
+            return mp;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Polite stop (SIGTERM), then SIGKILL after a grace period; descendants too. */
+    public void stop() {
+        if (!process.isAlive()) {
+            return;
+        }
+        List<ProcessHandle> children = process.descendants().toList();
+        process.destroy();
+        children.forEach(ProcessHandle::destroy);
+        try {
+            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        children.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+    }
+
+    /** Kills without warning ({@code kill -9}); for fault-injection tests. */
+    public void kill() {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.agentpay.localstack;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+
+/**
+ * A real PostgreSQL server from the zonky binaries on Maven Central. With a data directory that
+ * already holds a cluster, the server finds its data again.
+ */
+public final class PostgresServer implements AutoCloseable {
+
+    public static final String USER = "postgres";
+    public static final String PASSWORD = "postgres";
+
+    private final EmbeddedPostgres pg;
+
+    private PostgresServer(EmbeddedPostgres pg) {
+        this.pg = pg;
+    }
+
+    public static PostgresServer start(Path dataDir, int port) {
+        try {
+            EmbeddedPostgres pg = EmbeddedPostgres.builder()
+                    .setDataDirectory(dataDir)
+                    .setCleanDataDirectory(false)
+                    .setPort(port)
+                    .setPGStartupWait(Duration.ofSeconds(60))
+                    .setServerConfig("max_connections", "400")
+                    .setServerConfig("fsync", "on")
+                    .setServerConfig("listen_addresses", "127.0.0.1")
+                    .start();
+            return new PostgresServer(pg);
+        } catch (IOException e) {
+            throw new IllegalStateException("PostgreSQL did not start: " + e.getMessage(), e);
+        }
+    }
+
+    public int port() {
+        return pg.getPort();
+    }
+
+    /** Creates the database unless it exists. */
+    public void ensureDatabase(String name) {
+        if (!name.matches("[a-z_][a-z0-9_]*")) {
+            throw new IllegalArgumentException("bad database name " + name);
+        }
+        try (Connection c = pg.getPostgresDatabase().getConnection(); Statement st = c.createStatement()) {
+            try (ResultSet rs = st.executeQuery("select 1 from pg_database where datname = '" + name + "'")) {
+                if (rs.next()) {
+                    return;
+                }
+            }
+            st.execute("create database " + name);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create database " + name, e);
+        }
+    }
+
+    public String jdbcUrl(String db) {
+        return "jdbc:postgresql://127.0.0.1:" + port() + "/" + db;
+    }
+
+    public String reactiveUrl(String db) {
+        return "postgresql://127.0.0.1:" + port() + "/" + db;
+    }
+
+    @Override
+    public void close() {
+        try {
+            pg.close();
+        } catch (IOException e) {
+            // already stopped
+        }
+    }
+}

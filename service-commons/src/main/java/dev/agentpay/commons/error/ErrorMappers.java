@@ -1,0 +1,120 @@
+package dev.agentpay.commons.error;
+
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import jakarta.ws.rs.NotAllowedException;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.NotSupportedException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/**
+ * Turns every failure into the error envelope. Bad input is always a 4xx naming what was wrong;
+ * an unexpected failure is a 500 with an opaque message (the cause is logged, never sent).
+ */
+public class ErrorMappers {
+
+    private static final Logger LOG = Logger.getLogger(ErrorMappers.class);
+
+    public static Response response(int status, String code, String message) {
+        return Response.status(status)
+                .type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(ErrorBody.of(code, message))
+                .build();
+    }
+
+    @ServerExceptionMapper
+    public Response apiException(ApiException e) {
+        return response(e.status(), e.code(), e.getMessage());
+    }
+
+    @ServerExceptionMapper(priority = 1)
+    public Response mismatched(MismatchedInputException e) {
+        return response(400, "invalid_body", describe(e));
+    }
+
+    @ServerExceptionMapper(priority = 1)
+    public Response invalidFormat(InvalidFormatException e) {
+        return response(400, "invalid_body", describe(e));
+    }
+
+    @ServerExceptionMapper(priority = 1)
+    public Response unrecognized(UnrecognizedPropertyException e) {
+        return response(400, "invalid_body", describe(e));
+    }
+
+    @ServerExceptionMapper(priority = 1)
+    public Response parse(JsonParseException e) {
+        return response(400, "invalid_json", "request body is not valid JSON");
+    }
+
+    @ServerExceptionMapper(priority = 1)
+    public Response json(JsonProcessingException e) {
+        return response(400, "invalid_json", "request body is not valid JSON");
+    }
+
+    @ServerExceptionMapper
+    public Response notFound(NotFoundException e) {
+        return response(404, "not_found", "no such resource");
+    }
+
+    @ServerExceptionMapper
+    public Response notAllowed(NotAllowedException e) {
+        return response(405, "method_not_allowed", "method not allowed on this resource");
+    }
+
+    @ServerExceptionMapper
+    public Response unsupported(NotSupportedException e) {
+        return response(415, "unsupported_media_type", "send the body as application/json");
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e) {
+        int status = e.getResponse() == null ? 500 : e.getResponse().getStatus();
+        if (status >= 500) {
+            LOG.error("request failed", e);
+            return response(status, "internal_error", "the request could not be completed");
+        }
+        if (status == 413) {
+            return response(413, "payload_too_large", "request body exceeds the limit");
+        }
+        if (status == 406) {
+            return response(406, "not_acceptable", "this resource answers application/json");
+        }
+        // Jackson failures sometimes arrive wrapped by the JSON reader.
+        Throwable cause = e.getCause();
+        if (cause instanceof JsonProcessingException jpe) {
+            return cause instanceof JsonParseException ? parse((JsonParseException) cause) : response(400, "invalid_body", describe(jpe));
+        }
+        return response(status, "bad_request", "the request was not understood");
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Throwable e) {
+        if (e.getCause() instanceof ApiException api) {
+            return apiException(api);
+        }
+        LOG.error("unexpected failure", e);
+        return response(500, "internal_error", "the request could not be completed");
+    }
+
+    private static String describe(JsonProcessingException e) {
+        if (e instanceof MismatchedInputException mie && !mie.getPath().isEmpty()) {
+            String field = mie.getPath().stream()
+                    .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                    .collect(Collectors.joining("."));
+            if (e instanceof UnrecognizedPropertyException) {
+                return field + ": unknown field";
+            }
+            return field + ": wrong type";
+        }
+        return "request body does not have the expected shape";
+    }
+}

@@ -1,0 +1,35 @@
+package dev.agentpay.commons.events;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * A mandate state change ({@code mandate.proposed}, {@code mandate.signed_by_proposer}, ...).
+ *
+ * @param transitionId the transition row this change created (what anchor-service anchors)
+ * @param fromState    state before the change, {@code null} for creation
+ * @param toState      state after the change
+ * @param mandateHash  the {@code 0x} hash of the canonical mandate bytes
+ * @param mandate      the full public Mandate row as the API returns it (the webhook {@code data})
+ */
+public record MandateEvent(
+        UUID eventId,
+        String type,
+        String aggregateId,
+        String partnerId,
+        Instant occurredAt,
+        int schemaVersion,
+        String transitionId,
+        String fromState,
+        String toState,
+        String mandateHash,
+        JsonNode mandate) implements DomainEvent {
+
+    public static final int SCHEMA_VERSION = 1;
+
+    @Override
+    public String topic() {
+        return Topics.MANDATE_EVENTS;
+    }
+}

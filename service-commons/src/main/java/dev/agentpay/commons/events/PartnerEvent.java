@@ -1,0 +1,34 @@
+package dev.agentpay.commons.events;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The current state of one partner in the registry (compacted topic: the latest record per partner
+ * wins). Carries only SHA-256 hashes of API keys; signing secrets never leave mandate-service.
+ *
+ * @param status        {@code active} or {@code revoked}
+ * @param apiKeyHashes  lowercase hex SHA-256 of every API key currently valid for the partner
+ */
+public record PartnerEvent(
+        UUID eventId,
+        String type,
+        String aggregateId,
+        String partnerId,
+        Instant occurredAt,
+        int schemaVersion,
+        String name,
+        String status,
+        List<String> apiKeyHashes) implements DomainEvent {
+
+    public static final String TYPE = "partner.updated";
+    public static final int SCHEMA_VERSION = 1;
+    public static final String ACTIVE = "active";
+    public static final String REVOKED = "revoked";
+
+    @Override
+    public String topic() {
+        return Topics.PARTNERS;
+    }
+}

@@ -1,0 +1,183 @@
+package dev.agentpay.commons.outbox;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.pgclient.pubsub.PgSubscriber;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgConnectOptions;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.jboss.logging.Logger;
+
+/**
+ * Publishes committed outbox rows to Kafka in commit order, keyed by aggregate id, and marks them
+ * published only after the broker acknowledged them (at-least-once; consumers dedupe by event id).
+ * Woken by {@code NOTIFY outbox_event} on every commit, with a slow poll as the safety net. A
+ * transaction-scoped advisory lock keeps one relay per database at a time, so scaled-out replicas
+ * never reorder an aggregate's events.
+ */
+@ApplicationScoped
+public class OutboxRelay {
+
+    /** Channel the relay publishes through; its topic is overridden per record. */
+    public static final String CHANNEL = "outbox-out";
+
+    private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
+    private static final long RELAY_LOCK = 0x6f7574626f78L; // "outbox"
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    @Channel(CHANNEL)
+    MutinyEmitter<String> emitter;
+
+    @Inject
+    OutboxConfig config;
+
+    @ConfigProperty(name = "quarkus.datasource.reactive.url")
+    String reactiveUrl;
+
+    @ConfigProperty(name = "quarkus.datasource.username")
+    java.util.Optional<String> username;
+
+    @ConfigProperty(name = "quarkus.datasource.password")
+    java.util.Optional<String> password;
+
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicBoolean again = new AtomicBoolean();
+    private volatile PgSubscriber subscriber;
+
+    void start(@Observes StartupEvent ev) {
+        if (!config.relayEnabled()) {
+            return;
+        }
+        PgConnectOptions options = PgConnectOptions.fromUri(reactiveUrl.replaceFirst("^vertx-reactive:", ""));
+        username.ifPresent(options::setUser);
+        password.ifPresent(options::setPassword);
+        subscriber = PgSubscriber.subscriber(vertx, options)
+                .reconnectPolicy(retries -> 500L);
+        subscriber.channel("outbox_event").handler(payload -> wake());
+        subscriber.connect().subscribe().with(v -> wake(), e -> LOG.warn("outbox LISTEN not connected; polling only", e));
+    }
+
+    void stop(@Observes ShutdownEvent ev) {
+        if (subscriber != null) {
+            subscriber.closeAndAwait();
+        }
+    }
+
+    @Scheduled(every = "${platform.outbox.poll-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = RelayDisabled.class)
+    void poll() {
+        wake();
+    }
+
+    /** Asks for a relay round; coalesces concurrent requests into one running drain plus one follow-up. */
+    public void wake() {
+        if (!config.relayEnabled()) {
+            return;
+        }
+        again.set(true);
+        if (running.compareAndSet(false, true)) {
+            loop();
+        }
+    }
+
+    private void loop() {
+        again.set(false);
+        relayBatch().subscribe().with(
+                n -> {
+                    running.set(false);
+                    if (n >= config.batchSize() || again.get()) {
+                        wake();
+                    }
+                },
+                e -> {
+                    running.set(false);
+                    LOG.warnf("outbox relay round failed, will retry: %s", e.getMessage());
+                });
+    }
+
+    /** Publishes up to one batch; returns how many rows it published. */
+    public Uni<Integer> relayBatch() {
+        return pool.withTransaction(conn -> conn.preparedQuery("select pg_try_advisory_xact_lock($1)")
+                .execute(Tuple.of(RELAY_LOCK))
+                .flatMap(rs -> rs.iterator().next().getBoolean(0) ? publishLocked(conn) : Uni.createFrom().item(0)));
+    }
+
+    private Uni<Integer> publishLocked(SqlConnection conn) {
+        return conn.preparedQuery("select id, topic, aggregate_id, type, payload from outbox_event"
+                        + " where published_at is null order by seq limit $1")
+                .execute(Tuple.of(config.batchSize()))
+                .flatMap(rows -> {
+                    if (rows.size() == 0) {
+                        return Uni.createFrom().item(0);
+                    }
+                    List<Uni<Void>> sends = new ArrayList<>(rows.size());
+                    List<UUID> ids = new ArrayList<>(rows.size());
+                    for (Row row : rows) {
+                        ids.add(row.getUUID("id"));
+                        sends.add(send(row));
+                    }
+                    return Uni.join().all(sends).andFailFast()
+                            .flatMap(x -> conn.preparedQuery("update outbox_event set published_at = $1 where id = any($2)")
+                                    .execute(Tuple.of(OffsetDateTime.now(ZoneOffset.UTC), ids.toArray(new UUID[0]))))
+                            .replaceWith(rows.size());
+                });
+    }
+
+    private Uni<Void> send(Row row) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add("event-id", row.getUUID("id").toString().getBytes(StandardCharsets.UTF_8));
+        headers.add("event-type", row.getString("type").getBytes(StandardCharsets.UTF_8));
+        OutgoingKafkaRecordMetadata<String> meta = OutgoingKafkaRecordMetadata.<String>builder()
+                .withTopic(row.getString("topic"))
+                .withKey(row.getString("aggregate_id"))
+                .withHeaders(headers)
+                .build();
+        return emitter.sendMessage(Message.of(row.getString("payload")).addMetadata(meta));
+    }
+
+    @Scheduled(every = "10m", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> cleanUp() {
+        return pool.preparedQuery("delete from outbox_event where published_at < $1")
+                .execute(Tuple.of(OffsetDateTime.now(ZoneOffset.UTC).minus(config.retention())))
+                .replaceWithVoid();
+    }
+
+    /** Scheduler predicate: skip polling where the relay is switched off. */
+    @ApplicationScoped
+    public static class RelayDisabled implements Scheduled.SkipPredicate {
+        @Inject
+        OutboxConfig config;
+
+        @Override
+        public boolean test(io.quarkus.scheduler.ScheduledExecution execution) {
+            return !config.relayEnabled();
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package dev.agentpay.webhook;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+
+import dev.agentpay.localstack.testing.KafkaTestResource;
+import dev.agentpay.localstack.testing.PostgresTestResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+/** The service starts against real PostgreSQL and Kafka and reports itself ready. */
+@QuarkusTest
+@WithTestResource(PostgresTestResource.class)
+@WithTestResource(KafkaTestResource.class)
+class HealthTest {
+
+    @Test
+    void readyWithDatabaseAndKafka() {
+        given().when().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+        given().when().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+    }
+
+    @Test
+    void unknownPathIsAJsonError() {
+        given().when().get("/v1/no-such-thing").then().statusCode(404)
+                .body("success", equalTo(false)).body("error.code", equalTo("not_found"));
+    }
+
+    @Test
+    void exposesMetricsAndOpenApi() {
+        given().when().get("/q/metrics").then().statusCode(200);
+        given().when().get("/q/openapi").then().statusCode(200);
+    }
+}
