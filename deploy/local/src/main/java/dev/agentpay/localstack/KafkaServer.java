@@ -76,7 +76,7 @@ public final class KafkaServer implements AutoCloseable {
                     throw new IllegalStateException("kafka storage format failed; see " + log);
                 }
             }
-            List<String> cmd = new ArrayList<>(List.of(java, "-Xms128m", "-Xmx768m", "-XX:+UseSerialGC",
+            List<String> cmd = new ArrayList<>(List.of(java, "-Xms128m", "-Xmx512m", "-XX:+UseSerialGC",
                     "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true", "kafka.Kafka", props.toString()));
             ManagedProcess mp = ManagedProcess.start("kafka", cmd, env, dir, log);
             Ports.awaitListening(port, Duration.ofSeconds(90), mp);
