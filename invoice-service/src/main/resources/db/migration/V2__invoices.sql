@@ -36,7 +36,7 @@ create index invoice_partner_page on invoice (partner_id, invoice_number desc);
 create table payable_reservation (
     chain           varchar(16) not null,
     payable_atomic  numeric(30, 0) not null,
-    invoice_id      uuid not null references invoice (id),
+    invoice_id      uuid not null references invoice (id) deferrable initially deferred,
     released_at     timestamptz,
     primary key (chain, payable_atomic)
 );

@@ -78,7 +78,7 @@ class SettlementTest {
         InvoiceEvent ev = events.get(1);
         assertThat(ev.partnerId()).isNotBlank();
         assertThat(ev.status()).isEqualTo("SETTLED");
-        assertThat(EventCodec.mapper().convertValue(ev.invoice(), Map.class)).isEqualTo(settled.getMap("data"));
+        assertThat(JsonPath.from(ev.invoice().toString()).getMap("")).isEqualTo(settled.getMap("data"));
     }
 
     @Test
