@@ -190,9 +190,25 @@ public final class LocalStack {
         return options.fixedPorts() ? preferred : Ports.freeOr(preferred);
     }
 
-    private AnvilNode anvil(String name, long chainId, Options options, int preferred) {
-        return AnvilNode.start(name, chainId, port(options, preferred), 1,
-                data.resolve("anvil-" + name + ".json"), logs.resolve("anvil-" + name + ".log"));
+    private AnvilNode anvil(String name, long chainId, Options options, int preferred) throws IOException {
+        Path state = data.resolve("anvil-" + name + ".json");
+        // A chain killed while dumping leaves a truncated file that anvil refuses: keep it aside, start fresh.
+        if (Files.exists(state)) {
+            boolean readable;
+            try {
+                JsonNode doc = JSON.readTree(state.toFile());
+                readable = doc != null && doc.isObject();
+            } catch (IOException e) {
+                readable = false;
+            }
+            if (!readable) {
+                Path aside = state.resolveSibling(state.getFileName() + ".corrupt");
+                Files.move(state, aside, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                System.out.printf("           anvil %s: unreadable state moved to %s; starting the chain fresh%n", name, aside);
+            }
+        }
+        Files.createDirectories(data);
+        return AnvilNode.start(name, chainId, port(options, preferred), 1, state, logs.resolve("anvil-" + name + ".log"));
     }
 
     private ManagedProcess facilitator(AnvilNode base, Options options) {
@@ -243,7 +259,7 @@ public final class LocalStack {
         cmd.add("-jar");
         cmd.add(jar.toString());
         ManagedProcess p = ManagedProcess.start(svc.name(), cmd, e, root.resolve(svc.name()), logs.resolve(svc.name() + ".log"));
-        awaitHttp("http://127.0.0.1:" + port + "/q/health/ready", Duration.ofSeconds(120), p);
+        awaitHttp("http://127.0.0.1:" + port + "/q/health/ready", Duration.ofSeconds(300), p);
         return p;
     }
 
