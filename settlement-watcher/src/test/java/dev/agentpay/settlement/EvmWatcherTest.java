@@ -39,6 +39,15 @@ class EvmWatcherTest {
     @Inject
     WatcherSupervisor supervisor;
 
+    @Inject
+    dev.agentpay.commons.chains.ChainTable chains;
+
+    @Inject
+    dev.agentpay.settlement.repository.WatcherRepository repo;
+
+    @Inject
+    dev.agentpay.settlement.config.SettlementConfig config;
+
     TransferEvents events;
 
     @BeforeEach
@@ -166,5 +175,48 @@ class EvmWatcherTest {
         rpc.mine(ChainsTestResource.CONFIRMATIONS);
         events.await(e -> e.txHash().equals(sentinel), 1, WAIT);
         assertThat(events.matching(e -> List.of(before, first, second).contains(e.txHash()), Duration.ofMillis(300))).hasSize(3);
+    }
+
+    @Test
+    void aProviderRefusingLargeRangesMakesTheScannerShrinkItsRange() throws Exception {
+        EvmRpc rpc = rpc("base");
+        String token = usdc("base").address();
+        supervisor.stop(Chain.BASE);
+        try (RangeLimitingProxy proxy = new RangeLimitingProxy(
+                ConfigProvider.getConfig().getValue("chains.base.rpc-url", String.class), 40);
+                var client = new dev.agentpay.settlement.client.EvmClient("base", proxy.url(), Duration.ofSeconds(5))) {
+            String early = tx(pay(rpc, token, SELLER, 71));
+            rpc.mine(150);
+            String late = tx(pay(rpc, token, SELLER, 72));
+            rpc.mine(ChainsTestResource.CONFIRMATIONS);
+            var entry = chains.get(Chain.BASE);
+            var scanner = new dev.agentpay.settlement.service.EvmScanner(entry, client, repo, config);
+            int published = scanner.tick();
+            assertThat(published).isEqualTo(2);
+            assertThat(proxy.refused.get()).isPositive();
+            assertThat(proxy.served.get()).isGreaterThanOrEqualTo(4); // 150+ blocks in ranges of at most 40
+            assertThat(events.await(e -> e.txHash().equals(early) || e.txHash().equals(late), 2, WAIT)).hasSize(2);
+        } finally {
+            supervisor.start(Chain.BASE);
+        }
+    }
+
+    @Test
+    void detectionLatencyFromTheConfirmingBlockToThePublishedEvent() {
+        EvmRpc rpc = rpc("skale");
+        String token = usdc("skale").address();
+        List<Long> millis = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            String tx = tx(pay(rpc, token, SELLER, 100 + i));
+            rpc.mine(ChainsTestResource.CONFIRMATIONS - 2);
+            long t0 = System.nanoTime();
+            rpc.mine(1); // the confirming block
+            events.await(e -> e.txHash().equals(tx), 1, WAIT);
+            millis.add((System.nanoTime() - t0) / 1_000_000);
+        }
+        java.util.Collections.sort(millis);
+        System.out.printf(Locale.ROOT, "detection latency (confirming block -> chain-transfers event, 200 ms polls): p50 %d ms, p99 %d ms, max %d ms%n",
+                millis.get(millis.size() / 2), millis.get((int) Math.ceil(millis.size() * 0.99) - 1), millis.get(millis.size() - 1));
+        assertThat(millis.get(millis.size() - 1)).isLessThan(WAIT.toMillis());
     }
 }

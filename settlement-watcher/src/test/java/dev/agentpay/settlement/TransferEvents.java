@@ -48,7 +48,7 @@ final class TransferEvents implements AutoCloseable {
     List<ChainTransferEvent> await(Predicate<ChainTransferEvent> p, int count, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            List<ChainTransferEvent> m = matching(p, Duration.ofMillis(100));
+            List<ChainTransferEvent> m = matching(p, Duration.ZERO);
             if (m.size() >= count) {
                 return m;
             }

@@ -280,12 +280,8 @@ public final class SolanaStandIn implements AutoCloseable {
             preBal.add(i == 0 ? 1_000_000_000L : 2_039_280L);
             postBal.add(i == 0 ? 1_000_000_000L - 5000 : 2_039_280L);
         }
-        BigInteger toAfter;
-        BigInteger fromAfter;
-        synchronized (this) {
-            toAfter = balances.getOrDefault(tx.toAccount(), BigInteger.ZERO);
-            fromAfter = balances.getOrDefault(tx.fromAccount(), BigInteger.ZERO).max(BigInteger.ZERO);
-        }
+        BigInteger toAfter = balanceAfter(tx.toAccount(), tx);
+        BigInteger fromAfter = balanceAfter(tx.fromAccount(), tx).max(BigInteger.ZERO);
         ArrayNode pre = meta.putArray("preTokenBalances");
         ArrayNode post = meta.putArray("postTokenBalances");
         tokenBalance(pre, 1, tx, tx.fromOwner(), fromAfter.add(tx.amount()));
@@ -326,6 +322,23 @@ public final class SolanaStandIn implements AutoCloseable {
             memo.putNull("stackHeight");
         }
         return r;
+    }
+
+    /** A token account's balance right after {@code upTo} (the stand-in does not enforce balances). */
+    private BigInteger balanceAfter(String account, Tx upTo) {
+        BigInteger b = BigInteger.ZERO;
+        for (Tx t : ledger) {
+            if (t.toAccount().equals(account)) {
+                b = b.add(t.amount());
+            }
+            if (t.fromAccount().equals(account)) {
+                b = b.subtract(t.amount());
+            }
+            if (t == upTo) {
+                break;
+            }
+        }
+        return b;
     }
 
     private static void tokenBalance(ArrayNode arr, int index, Tx tx, String owner, BigInteger amount) {
