@@ -31,7 +31,7 @@ public class AuthFilters {
         if (key == null || key.isBlank()) {
             return ErrorMappers.response(401, "unauthorized", "missing x-api-key header");
         }
-        // Not Optional.map(...): a mapper returning null (= "let the request through") yields an empty Optional.
+        // Not Optional.map(...): a mapper returning null (continue the request) would yield empty, a 401.
         java.util.Optional<Partner> partner = registry.authenticate(key.trim());
         if (partner.isEmpty()) {
             return ErrorMappers.response(401, "unauthorized", "invalid or revoked API key");
