@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.localstack.chain.UsdcInstaller;
+import dev.agentpay.localstack.solana.SolanaStandIn;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -152,8 +153,9 @@ public final class LocalStack {
         ManagedProcess facilitator = timed("x402 facilitator", () -> facilitator(chains.get("base"), options));
         started.add(facilitator::stop);
 
-        // SOLANA_STANDIN_PENDING
-        env.put("SOLANA_RPC_URL", "http://127.0.0.1:8899");
+        SolanaStandIn solana = timed("solana stand-in", () -> SolanaStandIn.start(port(options, 8899)));
+        started.add(solana);
+        env.put("SOLANA_RPC_URL", solana.url());
         env.put("SOLANA_USDC_MINT", SOLANA_USDC_MINT);
         env.put("SOLANA_PAYMENT_ADDRESS", secrets.get("SOLANA_PAYMENT_ADDRESS"));
 
