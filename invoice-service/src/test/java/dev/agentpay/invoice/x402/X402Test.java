@@ -341,8 +341,37 @@ class X402Test {
     void aLostSettleOutcomeIsResolvedFromTheChain() {
         // An authorization that never reached the chain and expired: the reconciler frees it.
         UUID unused = insertSettling("0x" + "cd".repeat(32));
+        // An authorization the facilitator did execute, but whose answer never came back.
+        ObjectNode c = X402Client.command("sign", invoiceUrl.toString(), "{}");
+        JsonNode signed = X402Client.run(c);
+        JsonNode payment = decode(signed.path("header").asText());
+        ObjectNode settle = X402Client.JSON.createObjectNode();
+        settle.put("x402Version", 1);
+        settle.set("paymentPayload", payment);
+        settle.set("paymentRequirements", signed.get("requirement"));
+        JsonNode answer = postJson(FacilitatorTestResource.facilitatorUrl() + "/settle", settle.toString());
+        assertThat(answer.path("success").asBoolean()).as(answer.toString()).isTrue();
+        UUID used = insertSettling(payment.path("payload").path("authorization").path("nonce").asText().toLowerCase());
+        long count = x402Invoices();
+
         reconciler.run().await().indefinitely();
+
         assertThat(stateOf(unused)).isEqualTo("FAILED");
+        assertThat(stateOf(used)).isEqualTo("COMPLETED");
+        assertThat(x402Invoices()).isEqualTo(count + 1);
+    }
+
+    private static JsonNode postJson(String url, String body) {
+        try {
+            var http = java.net.http.HttpClient.newHttpClient();
+            var r = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+                    .header("content-type", "application/json")
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            return X402Client.JSON.readTree(r.body());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     // ---------------------------------------------------------------- helpers
@@ -387,7 +416,7 @@ class X402Test {
         pool.preparedQuery("insert into x402_payment (id, payment_key, capability, x402_version, network, payer, pay_to,"
                         + " asset, amount_atomic, valid_before, nonce, state, request, created_at, updated_at)"
                         + " values ($1, $2, 'invoice', 1, 'base', $3, $4, $5, 10000, now() - interval '1 hour', $6, 'SETTLING',"
-                        + " '{\"amount\":\"0.01\"}'::jsonb, now() - interval '2 hours', now() - interval '2 hours')")
+                        + " '{\"amount\":\"0.01\",\"recipient\":\"Lost\"}'::jsonb, now() - interval '2 hours', now() - interval '2 hours')")
                 .execute(Tuple.tuple(List.of(id, "evm:test:" + nonce, FacilitatorTestResource.PAYER,
                         FacilitatorTestResource.SELLER, UsdcInstaller.BASE.address(), nonce)))
                 .await().indefinitely();

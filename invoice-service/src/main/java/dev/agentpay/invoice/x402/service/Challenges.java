@@ -16,6 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The payment requirements of each paid call (one per rail: {@code exact} USDC on the EVM chain, and
@@ -28,14 +30,56 @@ public class Challenges {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String MIME = "application/json";
 
+    /** A serialized 402: the v1 body and the v2 header. */
+    public record Prepared(String body, String v2Header) {
+    }
+
+    /** Plain challenges (no refusal reason) per capability and URL: the hot path of unpaid calls. */
+    private final Map<String, Prepared> plain = new ConcurrentHashMap<>();
+    private final Map<String, List<PaymentRequirement>> requirementCache = new ConcurrentHashMap<>();
+    private static final int MAX_CACHED = 256;
+
     @Inject
     X402Config config;
+
+    /**
+     * The serialized 402 for these requirements. The plain challenge is cached per capability and URL
+     * (configuration is fixed at start-up); refusals carry their own message and are built each time.
+     */
+    public Prepared prepare(Capability capability, String resourceUrl, List<PaymentRequirement> reqs, String code,
+            String message) {
+        if (!"payment_required".equals(code)) {
+            return new Prepared(body(reqs, code, message).toString(), v2Header(capability, resourceUrl, reqs, message));
+        }
+        String key = capability.value() + ' ' + resourceUrl;
+        Prepared p = plain.get(key);
+        if (p == null) {
+            p = new Prepared(body(reqs, code, message).toString(), v2Header(capability, resourceUrl, reqs, message));
+            if (plain.size() < MAX_CACHED) {
+                plain.put(key, p);
+            }
+        }
+        return p;
+    }
 
     @Inject
     ChainTable chains;
 
     /** The requirements of a call at its public URL, EVM first (the rail the local facilitator settles). */
     public List<PaymentRequirement> requirements(Capability capability, String resourceUrl) {
+        String key = capability.value() + ' ' + resourceUrl;
+        List<PaymentRequirement> cached = requirementCache.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        List<PaymentRequirement> built = List.copyOf(build(capability, resourceUrl));
+        if (requirementCache.size() < MAX_CACHED) {
+            requirementCache.put(key, built);
+        }
+        return built;
+    }
+
+    private List<PaymentRequirement> build(Capability capability, String resourceUrl) {
         List<PaymentRequirement> out = new ArrayList<>(2);
         String price = Long.toString(capability.price(config));
         JsonNode output = outputSchema(capability);

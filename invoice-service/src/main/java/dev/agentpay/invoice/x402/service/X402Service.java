@@ -36,10 +36,12 @@ import org.jboss.logging.Logger;
 
 /**
  * The paid call: requirements, decoding and checking the payment, claiming it (replay guard), the
- * facilitator's verify and settle, then the result. Two commits, in this order: the payment as SETTLED
- * (money moved), then the invoice together with the payment's COMPLETED state. A crash between them
- * leaves a SETTLED payment that {@link X402Reconciler} completes, so there is never an invoice without
- * its payment nor a settled payment without its invoice for longer than the reconciler's period.
+ * facilitator's verify and settle, then the result. The payment is recorded first (SETTLING, committed
+ * before the facilitator is asked to move money); after the settle, its SETTLED state, the invoice and
+ * its COMPLETED state commit together. A crash between the settle and that commit leaves SETTLING, which
+ * {@link X402Reconciler} resolves from the chain (EIP-3009 {@code authorizationState}) and completes;
+ * if only the invoice write fails, SETTLED is committed alone and the reconciler writes the invoice.
+ * So there is never an invoice without its payment, and a settled payment gets its invoice.
  */
 @ApplicationScoped
 public class X402Service {
@@ -77,6 +79,9 @@ public class X402Service {
     @Inject
     MeterRegistry meters;
 
+    private final Map<Capability, io.micrometer.core.instrument.Counter> challengeCounters =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     /** {@code POST /api/x402/invoice}. */
     public Uni<X402Result> invoice(String body, String xPayment, String paymentSignature, String resourceUrl) {
         ObjectNode request = requests.invoice(body);
@@ -110,7 +115,7 @@ public class X402Service {
         boolean hasV1 = xPayment != null && !xPayment.isBlank();
         boolean hasV2 = paymentSignature != null && !paymentSignature.isBlank();
         if (!hasV1 && !hasV2) {
-            meters.counter("x402.challenges", "capability", cap.value()).increment();
+            challengeCounters.computeIfAbsent(cap, c -> meters.counter("x402.challenges", "capability", c.value())).increment();
             return Uni.createFrom().item(challenge(cap, resourceUrl, reqs, "payment_required",
                     "X-PAYMENT header is required (or PAYMENT-SIGNATURE for x402 version 2)"));
         }
@@ -128,9 +133,19 @@ public class X402Service {
         X402Payment row = new X402Payment(UUID.randomUUID(), payment.key(), cap, payment.version(), payment.network(),
                 payment.payer(), payment.requirement().payTo(), payment.requirement().asset(), payment.amount(),
                 payment.validBefore(), payment.nonce(), PaymentState.SETTLING, request, null, null, null, null, now, now);
-        return pool.withTransaction(c -> payments.claim(c, row))
-                .flatMap(claimed -> claimed
-                        ? verifyAndSettle(row, payment)
+        // The claim (durable replay guard) and /verify (no effect) run side by side; /settle, the only
+        // step that moves money, starts only when both said yes.
+        long t0 = System.nanoTime();
+        ObjectNode requirement = Challenges.v1(payment.requirement());
+        Uni<Boolean> claim = pool.withTransaction(c -> payments.claim(c, row))
+                .invoke(x -> LOG.debugf("x402 %s claimed in %.1f ms", row.id(), (System.nanoTime() - t0) / 1e6));
+        Uni<Object> verify = facilitator.verify(1, payment.v1Payload(), requirement)
+                .invoke(x -> LOG.debugf("x402 %s verified in %.1f ms", row.id(), (System.nanoTime() - t0) / 1e6))
+                .map(v -> (Object) v)
+                .onFailure().recoverWithItem(t -> t);
+        return Uni.combine().all().unis(claim, verify).asTuple()
+                .flatMap(both -> both.getItem1()
+                        ? settleVerified(row, payment, requirement, both.getItem2())
                         : replay(row.key()))
                 .onFailure(PaymentRefused.class)
                 .recoverWithItem(t -> refused(cap, resourceUrl, reqs, (PaymentRefused) t))
@@ -152,17 +167,22 @@ public class X402Service {
         });
     }
 
-    private Uni<X402Result> verifyAndSettle(X402Payment row, DecodedPayment payment) {
-        ObjectNode requirement = Challenges.v1(payment.requirement());
-        return facilitator.verify(1, payment.v1Payload(), requirement)
-                .onFailure().call(t -> failed(row, t, false))
-                .onFailure().transform(t -> mapFailure(t, false))
+    private Uni<X402Result> settleVerified(X402Payment row, DecodedPayment payment, ObjectNode requirement,
+            Object verified) {
+        Uni<JsonNode> verification = verified instanceof Throwable t
+                ? Uni.createFrom().<JsonNode>failure(t)
+                        .onFailure().call(e -> failed(row, e, false))
+                        .onFailure().transform(e -> mapFailure(e, false))
+                : Uni.createFrom().item((JsonNode) verified);
+        return verification
                 .flatMap(v -> {
                     if (!v.path("isValid").asBoolean(false)) {
                         String reason = v.path("invalidReason").asText("invalid_payment");
                         return fail(row, "payment_invalid", "the facilitator refused the payment: " + reason);
                     }
+                    long t1 = System.nanoTime();
                     return facilitator.settle(1, payment.v1Payload(), requirement)
+                            .invoke(x -> LOG.debugf("x402 %s settled in %.1f ms", row.id(), (System.nanoTime() - t1) / 1e6))
                             .onFailure().call(t -> failed(row, t, true))
                             .onFailure().transform(t -> mapFailure(t, true))
                             .flatMap(s -> {
@@ -172,16 +192,37 @@ public class X402Service {
                                 }
                                 String tx = s.path("transaction").asText(null);
                                 String payer = s.path("payer").asText(row.payer());
-                                return pool.withTransaction(c -> payments.markSettled(c, row.id(), tx, payer, Instant.now()))
-                                        .invoke(ok -> {
-                                            if (!ok) {
-                                                LOG.errorf("x402 payment %s settled in %s but its row moved on", row.id(), tx);
-                                            }
-                                        })
-                                        .flatMap(ok -> complete(row.id()))
+                                long t2 = System.nanoTime();
+                                return settledAndCompleted(row, tx, payer)
+                                        .invoke(x -> LOG.debugf("x402 %s completed in %.1f ms", row.id(), (System.nanoTime() - t2) / 1e6))
                                         .flatMap(invoiceId -> success(row.capability(), invoiceId, tx, payer, payment));
                             });
                 });
+    }
+
+    /**
+     * Money moved: records SETTLED and writes the result. Normally one transaction does both (one
+     * commit); if writing the result fails, SETTLED is committed on its own and the reconciler retries
+     * the result. A crash before either commit leaves SETTLING, which the reconciler settles from the
+     * chain's own record of the authorization.
+     */
+    private Uni<UUID> settledAndCompleted(X402Payment row, String tx, String payer) {
+        return pool.withTransaction(c -> payments.markSettled(c, row.id(), tx, payer, Instant.now())
+                        .flatMap(ok -> {
+                            if (!ok) {
+                                LOG.errorf("x402 payment %s settled in %s but its row moved on", row.id(), tx);
+                            }
+                            return completeIn(c, row.id());
+                        }))
+                .onFailure().recoverWithUni(t -> {
+                    LOG.warnf("x402 payment %s settled (%s) but its result failed: %s; completing separately",
+                            row.id(), tx, t.getMessage());
+                    return pool.withTransaction(c -> payments.markSettled(c, row.id(), tx, payer, Instant.now()))
+                            .flatMap(ok -> complete(row.id()))
+                            .onFailure().transform(e -> new ApiException(503, "result_pending", "the payment settled (transaction "
+                                    + tx + ") but its result could not be written yet; it is completed automatically"));
+                })
+                .flatMap(id -> id != null ? Uni.createFrom().item(id) : completedInvoice(row.id()));
     }
 
     /** Records why the money did not move (the key is free again), unless the outcome is unknown. */
@@ -220,7 +261,13 @@ public class X402Service {
      * (a payment already completed returns its invoice).
      */
     public Uni<UUID> complete(UUID paymentId) {
-        return pool.withTransaction(tx -> payments.lockIn(tx, paymentId, PaymentState.SETTLED).flatMap(p -> {
+        return pool.withTransaction(tx -> completeIn(tx, paymentId))
+                .flatMap(id -> id != null ? Uni.createFrom().item(id) : completedInvoice(paymentId));
+    }
+
+    /** In the caller's transaction: the result of a SETTLED payment and its COMPLETED state; null if not SETTLED. */
+    private Uni<UUID> completeIn(io.vertx.mutiny.sqlclient.SqlClient tx, UUID paymentId) {
+        return payments.lockIn(tx, paymentId, PaymentState.SETTLED).flatMap(p -> {
             if (p == null) {
                 return Uni.createFrom().<UUID>nullItem();
             }
@@ -231,13 +278,16 @@ public class X402Service {
             }
             UUID invoiceId = UUID.fromString(p.request().get("invoice_id").asText());
             return payments.markCompleted(tx, paymentId, invoiceId, now).replaceWith(invoiceId);
-        })).flatMap(id -> id != null ? Uni.createFrom().item(id)
-                : payments.find(pool, paymentId).map(p -> {
-                    if (p == null || p.state() != PaymentState.COMPLETED) {
-                        throw new IllegalStateException("x402 payment " + paymentId + " is not completable");
-                    }
-                    return p.invoiceId();
-                }));
+        });
+    }
+
+    private Uni<UUID> completedInvoice(UUID paymentId) {
+        return payments.find(pool, paymentId).map(p -> {
+            if (p == null || p.state() != PaymentState.COMPLETED) {
+                throw new IllegalStateException("x402 payment " + paymentId + " is not completable");
+            }
+            return p.invoiceId();
+        });
     }
 
     private Uni<X402Result> success(Capability cap, UUID invoiceId, String tx, String payer, DecodedPayment payment) {
@@ -251,7 +301,7 @@ public class X402Service {
             if (payment.version() == 2) {
                 headers.put("PAYMENT-RESPONSE", paymentResponse(tx, payment.requirement().v2Network(), payer));
             }
-            return new X402Result(200, body, headers);
+            return new X402Result(200, body.toString(), headers);
         });
     }
 
@@ -289,8 +339,7 @@ public class X402Service {
 
     private X402Result challenge(Capability cap, String resourceUrl, List<PaymentRequirement> reqs, String code,
             String message) {
-        Map<String, String> headers = new LinkedHashMap<>();
-        headers.put("PAYMENT-REQUIRED", challenges.v2Header(cap, resourceUrl, reqs, message));
-        return new X402Result(402, challenges.body(reqs, code, message), headers);
+        Challenges.Prepared c = challenges.prepare(cap, resourceUrl, reqs, code, message);
+        return new X402Result(402, c.body(), Map.of("PAYMENT-REQUIRED", c.v2Header()));
     }
 }
