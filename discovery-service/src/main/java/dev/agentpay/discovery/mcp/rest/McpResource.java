@@ -14,6 +14,9 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.HostAndPort;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -38,8 +41,10 @@ public class McpResource {
     @POST
     @Consumes(MediaType.WILDCARD)
     public Uni<Response> post(String body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
-            @HeaderParam("Origin") String origin, @HeaderParam(HttpHeaders.HOST) String host) {
-        String refusal = guard.refusal(origin, host);
+            @HeaderParam("Origin") String origin, @Context HttpServerRequest request) {
+        // HTTP/1.1 Host or HTTP/2 :authority, whichever the client sent
+        HostAndPort authority = request.authority();
+        String refusal = guard.refusal(origin, authority == null ? null : authority.host());
         if (refusal != null) {
             return Uni.createFrom().item(rpcError(403, McpProtocol.TRANSPORT_REFUSED, "Forbidden: " + refusal));
         }

@@ -37,9 +37,14 @@ public class OriginGuard {
         config.mcp().allowedHosts().ifPresent(l -> l.forEach(h -> hosts.add(h.toLowerCase(Locale.ROOT))));
     }
 
-    /** Why the request is refused, or {@code null} when it may proceed. */
-    public String refusal(String originHeader, String hostHeader) {
-        if (hostHeader == null || !hosts.contains(hostName(hostHeader))) {
+    /**
+     * Why the request is refused, or {@code null} when it may proceed.
+     *
+     * @param host the request's host name without port (from Host or :authority)
+     */
+    public String refusal(String originHeader, String host) {
+        String hostName = host == null ? null : host.toLowerCase(Locale.ROOT);
+        if (hostName == null || !hosts.contains(hostName)) {
             return "Host not allowed";
         }
         if (originHeader == null) {
@@ -51,24 +56,13 @@ public class OriginGuard {
         }
         try {
             URI u = URI.create(o);
-            if (u.getHost() != null && LOOPBACK.contains(u.getHost()) && hosts.contains(hostName(hostHeader))
-                    && LOOPBACK.contains(hostName(hostHeader))) {
+            if (u.getHost() != null && LOOPBACK.contains(u.getHost()) && LOOPBACK.contains(hostName)) {
                 return null; // local tools (inspector, browsers on the developer's machine) talking to a local server
             }
         } catch (IllegalArgumentException e) {
             return "Origin not allowed";
         }
         return "Origin not allowed";
-    }
-
-    static String hostName(String hostHeader) {
-        String h = hostHeader.trim().toLowerCase(Locale.ROOT);
-        if (h.startsWith("[")) {
-            int end = h.indexOf(']');
-            return end > 0 ? h.substring(0, end + 1) : h;
-        }
-        int colon = h.lastIndexOf(':');
-        return colon > 0 ? h.substring(0, colon) : h;
     }
 
     private static String origin(URI u) {
