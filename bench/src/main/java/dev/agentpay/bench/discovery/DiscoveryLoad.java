@@ -18,6 +18,8 @@ import org.HdrHistogram.Histogram;
  * If-None-Match), MCP {@code tools/list} and {@code tools/call service_get_pricing}. Prints one
  * markdown table row per scenario: requests per second, p50/p99 latency, errors.
  *
+ * Every scenario is warmed up (3 s) before the first is measured.
+ *
  * <p>{@code BASE_URL} (default http://127.0.0.1:8085), {@code CONCURRENCY} (16), {@code SECONDS} (10).
  */
 public final class DiscoveryLoad {
@@ -44,7 +46,9 @@ public final class DiscoveryLoad {
         System.out.println("| scenario | req/s | p50 ms | p99 ms | errors |");
         System.out.println("|---|---:|---:|---:|---:|");
         for (Scenario s : scenarios) {
-            run(client, s, concurrency, 2); // warm-up
+            run(client, s, concurrency, 3); // warm-up of every path before any measurement
+        }
+        for (Scenario s : scenarios) {
             long[] r = run(client, s, concurrency, seconds);
             Histogram h = lastHistogram;
             System.out.printf("| %s | %.0f | %.2f | %.2f | %d |%n", s.name(), r[0] / (double) seconds,

@@ -67,14 +67,22 @@ public class ToolExecutor {
         });
     }
 
+    /** Parsed documents by path, reused while their ETag is unchanged (they are never mutated). */
+    private final java.util.Map<String, java.util.Map.Entry<String, ObjectNode>> parsed = new java.util.concurrent.ConcurrentHashMap<>();
+
     private Uni<ObjectNode> document(String path) {
         return Uni.createFrom().item(() -> store.get(path)
                 .map(d -> {
-                    try {
-                        return success((ObjectNode) mapper.readTree(d.body()));
-                    } catch (IOException e) {
-                        throw new IllegalStateException(e);
+                    var cached = parsed.get(path);
+                    if (cached == null || !cached.getKey().equals(d.etag())) {
+                        try {
+                            cached = java.util.Map.entry(d.etag(), (ObjectNode) mapper.readTree(d.body()));
+                        } catch (IOException e) {
+                            throw new IllegalStateException(e);
+                        }
+                        parsed.put(path, cached);
                     }
+                    return success(cached.getValue());
                 })
                 .orElseGet(() -> failure("The document " + path + " is not available yet; retry shortly", error("not_ready", path))));
     }
