@@ -20,7 +20,8 @@ import org.HdrHistogram.Histogram;
  *
  * Every scenario is warmed up (3 s) before the first is measured.
  *
- * <p>{@code BASE_URL} (default http://127.0.0.1:8085), {@code CONCURRENCY} (16), {@code SECONDS} (10).
+ * <p>{@code BASE_URL} (default http://127.0.0.1:8085), {@code CONCURRENCY} (16), {@code SECONDS} (10),
+ * {@code ONLY_MCP} ({@code true}: only the MCP rows, for servers without the documents).
  */
 public final class DiscoveryLoad {
 
@@ -33,15 +34,17 @@ public final class DiscoveryLoad {
         int seconds = Integer.parseInt(System.getenv().getOrDefault("SECONDS", "10"));
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .executor(Executors.newFixedThreadPool(4)).build();
-        String etag = client.send(HttpRequest.newBuilder(URI.create(base + "/.well-known/disco.json")).build(),
+        boolean onlyMcp = Boolean.parseBoolean(System.getenv().getOrDefault("ONLY_MCP", "false"));
+        String etag = onlyMcp ? "\"none\"" : client.send(HttpRequest.newBuilder(URI.create(base + "/.well-known/disco.json")).build(),
                 HttpResponse.BodyHandlers.discarding()).headers().firstValue("etag").orElse("\"none\"");
-        List<Scenario> scenarios = List.of(
+        List<Scenario> all = List.of(
                 new Scenario("GET /.well-known/disco.json", get(base + "/.well-known/disco.json", null), 200),
                 new Scenario("GET /.well-known/disco.json (If-None-Match, 304)", get(base + "/.well-known/disco.json", etag), 304),
                 new Scenario("GET /disco/sections/pricing.json", get(base + "/disco/sections/pricing.json", null), 200),
                 new Scenario("MCP tools/list", rpc(base, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}"), 200),
                 new Scenario("MCP tools/call service_get_pricing", rpc(base,
                         "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"service_get_pricing\",\"arguments\":{}}}"), 200));
+        List<Scenario> scenarios = onlyMcp ? all.stream().filter(x -> x.name().startsWith("MCP")).toList() : all;
         System.out.printf("concurrency %d, %d s per scenario, %s%n%n", concurrency, seconds, base);
         System.out.println("| scenario | req/s | p50 ms | p99 ms | errors |");
         System.out.println("|---|---:|---:|---:|---:|");
