@@ -110,12 +110,13 @@ public class MandateRepository {
 
     /**
      * Records the on-chain anchor of one transition. Returns how many rows changed: 0 when the transition
-     * is unknown or belongs to another mandate.
+     * is unknown, belongs to another mandate, or is the creation row (never anchored, per the spec).
      */
     public Uni<Integer> anchor(SqlClient sql, UUID transitionId, String mandateId, String txHash, long blockNumber,
             long chainId, Instant anchoredAt) {
         return sql.preparedQuery("update mandate_transition set anchor_tx_hash = $3, anchor_block_number = $4,"
-                        + " anchor_chain_id = $5, anchored_at = $6 where id = $1 and mandate_id = $2")
+                        + " anchor_chain_id = $5, anchored_at = $6 where id = $1 and mandate_id = $2"
+                        + " and from_state is not null")
                 .execute(Tuple.from(Arrays.asList(transitionId, mandateId, txHash, blockNumber, chainId, db(anchoredAt))))
                 .map(rs -> rs.rowCount());
     }

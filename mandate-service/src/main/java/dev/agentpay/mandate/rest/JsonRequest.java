@@ -8,12 +8,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.mandate.service.ApiJson;
+import dev.agentpay.mandate.signing.JsDate;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.Iterator;
 import java.util.Set;
 
@@ -127,12 +125,18 @@ public final class JsonRequest {
         return s;
     }
 
-    /** A required JSON object; returns its exact text from the body (so numbers and escapes reach the canonicalizer untouched). */
-    public String requiredObjectText(String field, int maxDepth) {
+    /**
+     * A required JSON object; returns its exact text from the body (so numbers and escapes reach the
+     * canonicalizer untouched, which also enforces its own depth limit).
+     */
+    public String requiredObjectText(String field) {
         if (!has(field)) {
             throw ApiException.invalidField(field, "is required");
         }
-        return objectText(field, maxDepth);
+        if (!node.get(field).isObject()) {
+            throw ApiException.invalidField(field, "must be a JSON object");
+        }
+        return rawText(field);
     }
 
     /** An optional JSON object as compact JSON text, or {@code null}. */
@@ -165,10 +169,11 @@ public final class JsonRequest {
             throw ApiException.invalidField(field, "must be an ISO 8601 timestamp string");
         }
         try {
-            return OffsetDateTime.parse(v.asText().trim(), DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
-        } catch (DateTimeParseException e) {
-            throw ApiException.invalidField(field,
-                    "must be an ISO 8601 timestamp with a time zone, for example 2030-01-31T12:00:00.000Z");
+            // read as JavaScript's Date does, so the signed expires_at is the one the partner computes
+            return JsDate.parse(v.asText());
+        } catch (IllegalArgumentException e) {
+            throw ApiException.invalidField(field, "must be an ISO 8601 timestamp with a time zone, for example "
+                    + "2030-01-31T12:00:00.000Z (" + e.getMessage() + ")");
         }
     }
 

@@ -54,7 +54,7 @@ public class MandateResource {
                 req.requiredString("proposer", AGENT_ID_MAX),
                 req.requiredString("counterparty", AGENT_ID_MAX),
                 req.requiredString("scope", SCOPE_MAX),
-                req.requiredObjectText("terms", MAX_DEPTH),
+                req.requiredObjectText("terms"),
                 req.optionalObjectJson("context", MAX_DEPTH),
                 req.requiredTimestamp("expiry"));
         var key = idempotency.key(idemKey, "POST", "/v1/mandates", body);

@@ -34,7 +34,10 @@ public class ExpiryJob {
     @Inject
     MandateConfig config;
 
-    @Scheduled(every = "${mandate.expiry.interval:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    /** Scheduler identity of the job (operators and tests may pause it). */
+    public static final String IDENTITY = "mandate-expiry";
+
+    @Scheduled(identity = IDENTITY, every = "${mandate.expiry.interval:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> run() {
         return expireAll().invoke(n -> {
             if (n > 0) {

@@ -27,7 +27,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
@@ -83,7 +82,8 @@ public class MandateService {
         try {
             terms = CanonicalMandate.canonicalTerms(req.termsText());
         } catch (IllegalArgumentException e) {
-            throw ApiException.invalidField("terms", "must be a JSON object that JavaScript can represent");
+            // the canonicalizer's messages start with "terms ..." and say what to fix
+            throw new ApiException(400, "validation_error", e.getMessage());
         }
         Mandate m = new Mandate();
         m.id = "mnd_" + UUID.randomUUID();
@@ -113,7 +113,8 @@ public class MandateService {
     /** Accepts a party's signature: the proposer's first, then the counterparty's, which issues the receipt. */
     public Uni<ApiResult> sign(String partnerId, IdempotencyService.Key key, String mandateId, String signer,
             String signature) {
-        String sig = signature.toLowerCase(Locale.ROOT);
+        // signatures are exactly 64 lowercase hex digits (CanonicalMandate.verify); anything else fails as 403
+        String sig = signature;
         return idempotency.run(partnerId, key, conn -> locked(conn, mandateId, partnerId, (m, history, now) -> {
             boolean proposer = SIGNER_PROPOSER.equals(signer);
             MandateState required = proposer ? MandateState.PROPOSED : MandateState.SIGNED_BY_PROPOSER;
