@@ -21,9 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * Expiry: the scheduled job (1 s in tests) moves live mandates past {@code expires_at} to {@code expired}
@@ -33,17 +32,19 @@ import org.junit.jupiter.api.TestInstance;
 @QuarkusTest
 @WithTestResource(PostgresTestResource.class)
 @WithTestResource(KafkaTestResource.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ExpiryTest {
 
     @Inject
     Scheduler scheduler;
 
-    TestPartner partner;
+    static TestPartner partner;
 
-    @BeforeAll
+    // not @BeforeAll: RestAssured points at the application only once a test runs
+    @BeforeEach
     void partner() {
-        partner = Api.newPartner("Expiry");
+        if (partner == null) {
+            partner = Api.newPartner("Expiry");
+        }
     }
 
     @AfterEach

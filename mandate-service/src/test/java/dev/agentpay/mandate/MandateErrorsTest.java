@@ -18,22 +18,23 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /** The sign error table exactly, and the decided errors of create, get, start, complete and dispute. */
 @QuarkusTest
 @WithTestResource(PostgresTestResource.class)
 @WithTestResource(KafkaTestResource.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MandateErrorsTest {
 
-    TestPartner partner;
+    static TestPartner partner;
 
-    @BeforeAll
+    // not @BeforeAll: RestAssured points at the application only once a test runs
+    @BeforeEach
     void partner() {
-        partner = Api.newPartner("Errors");
+        if (partner == null) {
+            partner = Api.newPartner("Errors");
+        }
     }
 
     private void signError(TestMandate m, Object body, int status, String code) {

@@ -19,25 +19,26 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /** Every row of the state table and every rule, through HTTP, with the events read back from Kafka. */
 @QuarkusTest
 @WithTestResource(PostgresTestResource.class)
 @WithTestResource(KafkaTestResource.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MandateLifecycleTest {
 
     private static final String UUID_RE = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
     private static final String TIME_RE = "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z";
 
-    TestPartner partner;
+    static TestPartner partner;
 
-    @BeforeAll
+    // not @BeforeAll: RestAssured points at the application only once a test runs
+    @BeforeEach
     void partner() {
-        partner = Api.newPartner("Lifecycle");
+        if (partner == null) {
+            partner = Api.newPartner("Lifecycle");
+        }
     }
 
     @Test

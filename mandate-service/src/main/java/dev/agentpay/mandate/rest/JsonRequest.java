@@ -55,12 +55,15 @@ public final class JsonRequest {
         } catch (StreamConstraintsException e) {
             throw ApiException.badRequest("invalid_json", "request body nests or grows beyond the parser's limits");
         } catch (JsonProcessingException e) {
-            String detail = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field")
-                    ? ": " + e.getOriginalMessage() : "";
-            throw ApiException.badRequest("invalid_json", "request body is not valid JSON" + detail);
+            throw ApiException.badRequest("invalid_json", "request body is not valid JSON");
         }
         if (!(parsed instanceof ObjectNode object)) {
             throw ApiException.badRequest("invalid_body", "request body must be a JSON object");
+        }
+        String duplicate = duplicateTopLevelField(text);
+        if (duplicate != null) {
+            // which of two values would count is ambiguous; a request to sign must not be
+            throw ApiException.badRequest("invalid_json", "request body repeats the field " + duplicate);
         }
         for (Iterator<String> it = object.fieldNames(); it.hasNext(); ) {
             String field = it.next();
@@ -183,6 +186,25 @@ public final class JsonRequest {
             max = Math.max(max, depth(child));
         }
         return (n.isContainerNode() ? 1 : 0) + max;
+    }
+
+    /** The first field name that occurs twice at the top level of an object text, or {@code null}. */
+    private static String duplicateTopLevelField(String text) {
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        try (JsonParser p = ApiJson.MAPPER.createParser(text)) {
+            p.nextToken();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                if (!seen.add(name)) {
+                    return name;
+                }
+                p.nextToken();
+                p.skipChildren();
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return null;
     }
 
     /** The characters of a top-level field's value exactly as the client sent them. */

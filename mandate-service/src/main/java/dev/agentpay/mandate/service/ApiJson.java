@@ -1,7 +1,6 @@
 package dev.agentpay.mandate.service;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -17,14 +16,14 @@ import java.time.format.DateTimeFormatterBuilder;
 public final class ApiJson {
 
     /**
-     * Reads decimals exactly and refuses duplicate keys and trailing content: a signed agreement must
-     * not depend on which of two values a parser keeps.
+     * Reads decimals exactly and refuses trailing content. Duplicate keys are refused at the top level of
+     * a request ({@code JsonRequest}); inside {@code terms} the last one wins, as in {@code JSON.parse},
+     * which is what the partner signed.
      */
     public static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 
     private static final DateTimeFormatter MILLIS = new DateTimeFormatterBuilder().appendInstant(3).toFormatter();

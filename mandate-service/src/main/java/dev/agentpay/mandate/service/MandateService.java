@@ -238,8 +238,12 @@ public class MandateService {
                 throw ApiException.notFound("receipt_not_found", "no such receipt");
             }
             return mandates.transitions(conn, r.mandateId()).map(ts -> {
-                String anchor = ts.stream().filter(t -> t.toState() == MandateState.SIGNED_BY_BOTH)
-                        .map(Transition::anchorTxHash).findFirst().orElse(null);
+                String anchor = null;
+                for (Transition t : ts) {
+                    if (t.toState() == MandateState.SIGNED_BY_BOTH) {
+                        anchor = t.anchorTxHash();
+                    }
+                }
                 return new ReceiptView(r.id(), r.mandateId(), r.mandateHash(), r.proposerSignature(),
                         r.counterpartySignature(), ApiJson.time(r.signedByProposerAt()),
                         ApiJson.time(r.signedByCounterpartyAt()), ApiJson.time(r.issuedAt()), anchor);
