@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.localstack.chain.UsdcInstaller;
+import dev.agentpay.localstack.solana.SolanaStandIn;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -55,43 +56,52 @@ public final class LocalStack {
     private static final long T0 = System.nanoTime();
 
     private final Path root = RepoPaths.root();
-    private final Path local = root.resolve(".local");
-    private final Path logs = local.resolve("logs");
-    private final Path data = local.resolve("data");
+    private final Path local;
+    private final Path logs;
+    private final Path data;
     private final List<AutoCloseable> started = new ArrayList<>();
     private final Map<String, String> env = new LinkedHashMap<>();
     private final Map<String, Integer> servicePorts = new ConcurrentHashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
+    LocalStack(Path stateDir) {
+        this.local = stateDir;
+        this.logs = local.resolve("logs");
+        this.data = local.resolve("data");
+    }
+
     public static void main(String[] args) throws Exception {
         String command = args.length > 0 ? args[0] : "run";
         Options options = Options.parse(args);
-        LocalStack stack = new LocalStack();
+        LocalStack stack = new LocalStack(options.stateDir() != null ? options.stateDir().toAbsolutePath()
+                : RepoPaths.root().resolve(".local"));
         switch (command) {
             case "run" -> stack.run(options);
             case "stop" -> stack.stopPrevious(true);
             default -> {
-                System.err.println("usage: local-stack [run|stop] [--gateway-port N] [--fixed-ports]");
+                System.err.println("usage: local-stack [run|stop] [--gateway-port N] [--fixed-ports] [--state-dir DIR]");
                 System.exit(2);
             }
         }
     }
 
     /** Command-line options. */
-    record Options(int gatewayPort, boolean fixedPorts, boolean exitWhenReady) {
+    record Options(int gatewayPort, boolean fixedPorts, boolean exitWhenReady, Path stateDir) {
         static Options parse(String[] args) {
             int gw = 8080;
             boolean fixed = false;
             boolean exit = false;
+            Path state = null;
             for (int i = 1; i < args.length; i++) {
                 switch (args[i]) {
                     case "--gateway-port" -> gw = Integer.parseInt(args[++i]);
                     case "--fixed-ports" -> fixed = true;
                     case "--exit-when-ready" -> exit = true;
+                    case "--state-dir" -> state = Path.of(args[++i]);
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            return new Options(gw, fixed, exit);
+            return new Options(gw, fixed, exit, state);
         }
     }
 
@@ -143,8 +153,9 @@ public final class LocalStack {
         ManagedProcess facilitator = timed("x402 facilitator", () -> facilitator(chains.get("base"), options));
         started.add(facilitator::stop);
 
-        // SOLANA_STANDIN_PENDING
-        env.put("SOLANA_RPC_URL", "http://127.0.0.1:8899");
+        SolanaStandIn solana = timed("solana stand-in", () -> SolanaStandIn.start(port(options, 8899)));
+        started.add(solana);
+        env.put("SOLANA_RPC_URL", solana.url());
         env.put("SOLANA_USDC_MINT", SOLANA_USDC_MINT);
         env.put("SOLANA_PAYMENT_ADDRESS", secrets.get("SOLANA_PAYMENT_ADDRESS"));
 
@@ -164,6 +175,7 @@ public final class LocalStack {
             started.add(p::stop);
         });
         recordPids();
+        servicePorts.forEach((name, p) -> env.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URL", "http://127.0.0.1:" + p));
 
         Gateway gateway = timed("gateway", () -> Gateway.start(gatewayPort, Gateway.readRoutes(Gateway.routesFile()), servicePorts));
         started.add(gateway);
@@ -190,9 +202,25 @@ public final class LocalStack {
         return options.fixedPorts() ? preferred : Ports.freeOr(preferred);
     }
 
-    private AnvilNode anvil(String name, long chainId, Options options, int preferred) {
-        return AnvilNode.start(name, chainId, port(options, preferred), 1,
-                data.resolve("anvil-" + name + ".json"), logs.resolve("anvil-" + name + ".log"));
+    private AnvilNode anvil(String name, long chainId, Options options, int preferred) throws IOException {
+        Path state = data.resolve("anvil-" + name + ".json");
+        // A chain killed while dumping leaves a truncated file that anvil refuses: keep it aside, start fresh.
+        if (Files.exists(state)) {
+            boolean readable;
+            try {
+                JsonNode doc = JSON.readTree(state.toFile());
+                readable = doc != null && doc.isObject();
+            } catch (IOException e) {
+                readable = false;
+            }
+            if (!readable) {
+                Path aside = state.resolveSibling(state.getFileName() + ".corrupt");
+                Files.move(state, aside, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                System.out.printf("           anvil %s: unreadable state moved to %s; starting the chain fresh%n", name, aside);
+            }
+        }
+        Files.createDirectories(data);
+        return AnvilNode.start(name, chainId, port(options, preferred), 1, state, logs.resolve("anvil-" + name + ".log"));
     }
 
     private ManagedProcess facilitator(AnvilNode base, Options options) {
@@ -243,7 +271,7 @@ public final class LocalStack {
         cmd.add("-jar");
         cmd.add(jar.toString());
         ManagedProcess p = ManagedProcess.start(svc.name(), cmd, e, root.resolve(svc.name()), logs.resolve(svc.name() + ".log"));
-        awaitHttp("http://127.0.0.1:" + port + "/q/health/ready", Duration.ofSeconds(120), p);
+        awaitHttp("http://127.0.0.1:" + port + "/q/health/ready", Duration.ofSeconds(300), p);
         return p;
     }
 
