@@ -12,6 +12,7 @@ import dev.agentpay.anchor.repository.AnchorRepository;
 import dev.agentpay.anchor.repository.AnchorRepository.ReceiptRow;
 import dev.agentpay.commons.events.AnchorReceiptEvent;
 import dev.agentpay.commons.outbox.Outbox;
+import dev.agentpay.commons.outbox.OutboxRelay;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -73,6 +74,8 @@ public class AnchorPipeline {
     AnchorContract contract;
     @Inject
     Outbox outbox;
+    @Inject
+    OutboxRelay relay;
     @Inject
     Vertx vertx;
     @Inject
@@ -139,31 +142,7 @@ public class AnchorPipeline {
 
     Uni<Void> reconcile() {
         String me = signer.address();
-        return chain.chainId()
-                .onFailure(ChainUnavailableException.class).retry().withBackOff(Duration.ofMillis(500), Duration.ofSeconds(5))
-                .expireIn(config.startupTimeout().toMillis())
-                .invoke(id -> {
-                    if (id != config.chainId()) {
-                        throw new IllegalStateException("refusing to start: the anchor RPC serves chain id " + id
-                                + " but anchor.chain-id is " + config.chainId());
-                    }
-                })
-                .chain(() -> chain.code(config.contractAddress()))
-                .invoke(code -> {
-                    if (code == null || code.equals("0x") || code.isBlank()) {
-                        throw new IllegalStateException("refusing to start: no contract at " + config.contractAddress());
-                    }
-                })
-                .chain(() -> chain.ethCall(me, config.contractAddress(), contract.encodeSignerCall()))
-                .invoke(ret -> {
-                    @SuppressWarnings({"rawtypes", "unchecked"})
-                    List<Type> out = FunctionReturnDecoder.decode(ret, (List) List.of(new TypeReference<Address>() { }));
-                    String onChain = out.isEmpty() ? "?" : out.get(0).getValue().toString();
-                    if (!me.equalsIgnoreCase(onChain)) {
-                        throw new IllegalStateException("refusing to start: the contract's signer is " + onChain
-                                + " but the configured key is for " + me);
-                    }
-                })
+        return verifyChain(config.chainId(), config.contractAddress(), me)
                 .chain(() -> chain.transactionCount(me, true))
                 .chain(pending -> repo.storedNextNonce(me).chain(stored -> {
                     if (stored >= 0 && pending > stored) {
@@ -178,6 +157,39 @@ public class AnchorPipeline {
                 .chain(open -> Multi.createFrom().iterable(open)
                         .onItem().transformToUniAndConcatenate(tx -> broadcast(tx.nonce(), tx.hash(), tx.raw()))
                         .collect().last())
+                .replaceWithVoid();
+    }
+
+    /**
+     * Start-up guard: the RPC must serve {@code expectedChainId}, a contract must exist at
+     * {@code contractAddress}, and its signer must be {@code signerAddress}. Fails with the reason otherwise.
+     */
+    public Uni<Void> verifyChain(long expectedChainId, String contractAddress, String signerAddress) {
+        return chain.chainId()
+                .onFailure(ChainUnavailableException.class).retry().withBackOff(Duration.ofMillis(500), Duration.ofSeconds(5))
+                .expireIn(config.startupTimeout().toMillis())
+                .invoke(id -> {
+                    if (id != expectedChainId) {
+                        throw new IllegalStateException("refusing to start: the anchor RPC serves chain id " + id
+                                + " but anchor.chain-id is " + expectedChainId);
+                    }
+                })
+                .chain(() -> chain.code(contractAddress))
+                .invoke(code -> {
+                    if (code == null || code.isBlank() || code.equals("0x")) {
+                        throw new IllegalStateException("refusing to start: no contract at " + contractAddress);
+                    }
+                })
+                .chain(() -> chain.ethCall(signerAddress, contractAddress, contract.encodeSignerCall()))
+                .invoke(ret -> {
+                    @SuppressWarnings({"rawtypes", "unchecked"})
+                    List<Type> out = FunctionReturnDecoder.decode(ret, (List) List.of(new TypeReference<Address>() { }));
+                    String onChain = out.isEmpty() ? "(none)" : out.get(0).getValue().toString();
+                    if (!signerAddress.equalsIgnoreCase(onChain)) {
+                        throw new IllegalStateException("refusing to start: the contract's signer is " + onChain
+                                + " but the configured key is for " + signerAddress);
+                    }
+                })
                 .replaceWithVoid();
     }
 
@@ -227,7 +239,7 @@ public class AnchorPipeline {
                 return Uni.createFrom().item(0);
             }
             String data = contract.encodeBatch(items);
-            return Uni.combine().all().unis(chain.latestBaseFee(), chain.estimateGas(signer.address(), config.contractAddress(), data))
+            return Uni.combine().all().unis(baseFee(), chain.estimateGas(signer.address(), config.contractAddress(), data))
                     .asTuple()
                     .flatMap(t -> storeSigned(items, data, t.getItem1(), t.getItem2()))
                     .invoke(tx -> {
@@ -237,6 +249,20 @@ public class AnchorPipeline {
                     .call(tx -> broadcast(tx.nonce(), tx.hash(), tx.raw()))
                     .invoke(tx -> faults.trip(FaultInjection.Point.AFTER_BROADCAST))
                     .replaceWith(items.size());
+        });
+    }
+
+    private volatile BigInteger baseFee;
+    private volatile long baseFeeAt;
+
+    /** The latest base fee, re-read at most about once a block (the fee multiplier absorbs the drift). */
+    private Uni<BigInteger> baseFee() {
+        if (baseFee != null && System.nanoTime() - baseFeeAt < 1_000_000_000L) {
+            return Uni.createFrom().item(baseFee);
+        }
+        return chain.latestBaseFee().invoke(f -> {
+            baseFee = f;
+            baseFeeAt = System.nanoTime();
         });
     }
 
@@ -297,7 +323,7 @@ public class AnchorPipeline {
                 return Uni.createFrom().voidItem();
             }
             return chain.blockNumber().flatMap(head -> Multi.createFrom().iterable(open)
-                    .onItem().transformToUniAndConcatenate(tx -> check(tx, head))
+                    .onItem().transformToUni(tx -> check(tx, head)).merge(8)
                     .collect().last().replaceWithVoid());
         });
     }
@@ -340,11 +366,11 @@ public class AnchorPipeline {
         long block = receipt.getBlockNumber().longValueExact();
         return repo.pool().withTransaction(c -> repo.lockSentItems(c, tx.nonce()).flatMap(items -> {
             if (items.isEmpty()) {
-                return Uni.createFrom().voidItem();
+                return Uni.createFrom().item(List.<SentItem>of());
             }
             if (!receipt.isStatusOK()) {
                 LOG.errorf("anchor tx %s reverted in block %d; re-queueing %d transitions", tx.hash(), block, items.size());
-                return repo.failTx(c, tx.nonce(), "reverted in block " + block);
+                return repo.failTx(c, tx.nonce(), "reverted in block " + block).replaceWith(List.<SentItem>of());
             }
             List<AnchorContract.Anchored> logs = contract.anchoredLogs(receipt);
             List<ReceiptRow> rows = new ArrayList<>(items.size());
@@ -354,7 +380,7 @@ public class AnchorPipeline {
                 if (log == null || !log.mandateHash().equalsIgnoreCase(item.mandateHash()) || !log.state().equals(item.state())) {
                     LOG.errorf("anchor tx %s does not carry transition %s at position %d; re-queueing", tx.hash(),
                             item.transitionId(), item.batchIndex());
-                    return repo.failTx(c, tx.nonce(), "receipt logs do not match the batch");
+                    return repo.failTx(c, tx.nonce(), "receipt logs do not match the batch").replaceWith(List.<SentItem>of());
                 }
                 rows.add(new ReceiptRow(item.transitionId(), item.mandateId(), item.mandateHash(), item.state(),
                         config.chainId(), tx.hash(), block, log.logIndex()));
@@ -363,19 +389,23 @@ public class AnchorPipeline {
                         item.transitionId(), item.mandateHash(), item.state(), config.chainId(), tx.hash(), block, log.logIndex()));
             }
             return repo.insertReceipts(c, rows)
-                    .chain(() -> Multi.createFrom().iterable(events)
-                            .onItem().transformToUniAndConcatenate(e -> outbox.append(c, e))
-                            .collect().last())
+                    // pipelined on the transaction's connection rather than one round trip after another
+                    .chain(() -> Uni.join().all(events.stream().map(e -> outbox.append(c, e)).toList()).andFailFast())
                     .chain(() -> repo.markAnchored(c, tx.nonce(), block))
-                    .invoke(() -> {
-                        Instant now = Instant.now();
-                        for (SentItem i : items) {
-                            commitToReceipt.record(Duration.between(i.eventAt(), now));
-                        }
-                        anchored.increment(items.size());
-                        LOG.debugf("anchored %d transitions: %s", items.size(), explorerLink(tx.hash()));
-                    });
-        }));
+                    .replaceWith(items);
+        })).invoke(items -> {
+            if (items == null || items.isEmpty()) {
+                return;
+            }
+            // after the commit: wake the relay to publish now rather than at its next poll
+            relay.wake();
+            Instant now = Instant.now();
+            for (SentItem i : items) {
+                commitToReceipt.record(Duration.between(i.eventAt(), now));
+            }
+            anchored.increment(items.size());
+            LOG.debugf("anchored %d transitions: %s", items.size(), explorerLink(tx.hash()));
+        }).replaceWithVoid();
     }
 
     /** Deterministic per transition, so consumers can dedupe even a receipt recorded twice by mistake. */
