@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 class OutageTest {
 
     /** How long the RPC stays unreachable (the issue asks for 30 s). */
-    static final Duration OUTAGE = Duration.ofSeconds(Long.getLong("anchor.test.outage-seconds", 30));
+    static final Duration OUTAGE = Duration.ofSeconds(Long.getLong("anchortest.outage-seconds", 30));
 
     @Inject
     Pool pool;

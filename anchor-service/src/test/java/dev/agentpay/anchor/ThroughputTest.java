@@ -38,8 +38,8 @@ import org.junit.jupiter.api.Test;
 @WithTestResource(AnchorChainTestResource.class)
 class ThroughputTest {
 
-    static final int BURST = Integer.getInteger("anchor.test.burst", 1000);
-    static final int PACED = Integer.getInteger("anchor.test.paced", 300);
+    static final int BURST = Integer.getInteger("anchortest.burst", 1000);
+    static final int PACED = Integer.getInteger("anchortest.paced", 300);
     static final int PACED_PER_SECOND = 100;
 
     @Inject
@@ -74,8 +74,9 @@ class ThroughputTest {
         for (MandateEvent e : transitions.subList(0, Math.min(40, transitions.size()))) {
             assertThat(ChainView.logsFor(AnchorChainTestResource.contract(), e.mandateHash())).hasSize(2);
         }
-        figure(String.format("burst: %d transitions anchored in %.2f s = %.0f transitions/s, %d transactions (1 s blocks)",
-                BURST, seconds, BURST / seconds, txs.size()));
+        long maxGas = txs.stream().mapToLong(h -> ChainView.receipt(h).getGasUsed().longValueExact()).max().orElse(0);
+        figure(String.format("burst: %d transitions anchored in %.2f s = %.0f transitions/s, %d transactions, max gas per tx %d"
+                + " (1 s blocks)", BURST, seconds, BURST / seconds, txs.size(), maxGas));
         figure("burst stages, " + stages(transitions));
     }
 

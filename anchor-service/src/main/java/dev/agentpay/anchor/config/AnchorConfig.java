@@ -38,8 +38,11 @@ public interface AnchorConfig {
     @WithDefault("200ms")
     Duration batchWindow();
 
-    /** Most transitions anchored by one {@code anchorBatch} transaction. */
-    @WithDefault("250")
+    /**
+     * Most transitions anchored by one {@code anchorBatch} transaction (500: about 2.1 M gas and 64 KB of
+     * calldata, under the 128 KB transaction size limit of geth-based nodes).
+     */
+    @WithDefault("500")
     int maxBatchSize();
 
     /** Blocks a receipt needs (its own block counts as one) before the anchor is recorded and published. */
