@@ -39,10 +39,10 @@ public interface AnchorConfig {
     Duration batchWindow();
 
     /**
-     * Most transitions anchored by one {@code anchorBatch} transaction (500: about 2.1 M gas and 64 KB of
-     * calldata, under the 128 KB transaction size limit of geth-based nodes).
+     * Most transitions anchored by one {@code anchorBatch} transaction (250: about 1.05 M gas and 32 KB
+     * of calldata, a quarter of the 128 KB transaction size limit of geth-based nodes).
      */
-    @WithDefault("500")
+    @WithDefault("250")
     int maxBatchSize();
 
     /** Blocks a receipt needs (its own block counts as one) before the anchor is recorded and published. */
