@@ -70,11 +70,14 @@ public class OutboxRelay {
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
     private volatile PgSubscriber subscriber;
+    private volatile boolean started;
 
-    void start(@Observes StartupEvent ev) {
+    /** Runs after the messaging layer has connected its emitters (observers run in priority order). */
+    void start(@Observes @jakarta.annotation.Priority(Integer.MAX_VALUE - 100) StartupEvent ev) {
         if (!config.relayEnabled()) {
             return;
         }
+        started = true;
         PgConnectOptions options = PgConnectOptions.fromUri(reactiveUrl.replaceFirst("^vertx-reactive:", ""));
         username.ifPresent(options::setUser);
         password.ifPresent(options::setPassword);
@@ -98,7 +101,7 @@ public class OutboxRelay {
 
     /** Asks for a relay round; coalesces concurrent requests into one running drain plus one follow-up. */
     public void wake() {
-        if (!config.relayEnabled()) {
+        if (!started) {
             return;
         }
         again.set(true);
