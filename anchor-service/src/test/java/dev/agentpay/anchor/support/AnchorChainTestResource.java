@@ -34,10 +34,13 @@ public class AnchorChainTestResource implements QuarkusTestResourceLifecycleMana
         return proxy;
     }
 
+    /** anvil's account #3 deploys, as the launcher does, so the signer's nonces belong to the service alone. */
+    public static final String DEPLOYER = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
+
     /** The contract the application anchors to (deployed once per JVM). */
     public static synchronized String contract() {
         if (contract == null) {
-            contract = deploy(new EvmRpc(anvil().rpcUrl()), AnvilNode.DEV_ADDRESS_0, AnvilNode.DEV_ADDRESS_0);
+            contract = deploy(new EvmRpc(anvil().rpcUrl()), DEPLOYER, AnvilNode.DEV_ADDRESS_0);
         }
         return contract;
     }
