@@ -182,6 +182,33 @@ class SettlementTest {
         assertThat(unmatched()).anySatisfy(m -> assertThat(m).containsEntry("txHash", late).containsEntry("reason", "invoice_already_settled"));
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({
+            "base,0x00000000000000000000000000000000000Ba5e1,0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913,polygon",
+            "polygon,0x0000000000000000000000000000000000001370,0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359,arbitrum",
+            "arbitrum,0x0000000000000000000000000000000000042161,0xaf88d065e77c8cC2239327C5EDb3A432268e5831,skale",
+            "skale,0x000000000000000000000000000000000005ca1e,0x85889c8c714505E0c94b30fcfcF64fE3Ac8FCb20,base"})
+    void eachEvmChainSettlesOnlyByATransferOnThatChain(String chain, String seller, String usdc, String otherChain) {
+        JsonPath inv = create(key, "{\"amount\": 64.01, \"chain\": \"" + chain + "\"}");
+        String id = inv.getString("data.id");
+        BigInteger payable = new BigInteger(inv.getString("data.paymentDetails.payableAtomic"));
+        // the same amount paid on another chain (to that chain's seller in its USDC) is that chain's business
+        Map<String, String[]> table = Map.of(
+                "base", new String[] {"0x00000000000000000000000000000000000Ba5e1", "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"},
+                "polygon", new String[] {"0x0000000000000000000000000000000000001370", "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"},
+                "arbitrum", new String[] {"0x0000000000000000000000000000000000042161", "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"},
+                "skale", new String[] {"0x000000000000000000000000000000000005ca1e", "0x85889c8c714505E0c94b30fcfcF64fE3Ac8FCb20"});
+        publish(transfer(ChainTransferEvent.DETECTED, otherChain, txHash(), table.get(otherChain)[0], table.get(otherChain)[1],
+                payable, null));
+        settleSentinel();
+        assertThat(TestSupport.get(key, id).getString("data.status")).isEqualTo("PENDING");
+        String tx = txHash();
+        publish(transfer(ChainTransferEvent.DETECTED, chain, tx, seller, usdc, payable, null));
+        JsonPath settled = awaitStatus(id, "SETTLED");
+        assertThat(settled.getString("data.paymentDetails.txHash")).isEqualTo(tx);
+        assertThat(settled.getString("data.paymentDetails.chain")).isEqualTo(chain);
+    }
+
     /** Waits until everything published so far is applied: a sentinel invoice settled after it. */
     private void settleSentinel() {
         JsonPath s = create(key, "{\"amount\": 0.000001, \"chain\": \"skale\"}");

@@ -99,4 +99,54 @@ class LocalStackIT {
                 .then().statusCode(404).body("success", equalTo(false));
         given().baseUri(env.get("BASE_URL")).get("/no/such/route").then().statusCode(404).body("error.code", equalTo("not_found"));
     }
+
+    /**
+     * One event's path across services over the real broker: mandate-service's outbox -> Kafka ->
+     * anchor-service (anchors on chain) -> its outbox -> Kafka -> mandate-service (sets the hash). The
+     * same mandate event delivered a second time anchors nothing more.
+     */
+    @Test
+    @Order(6)
+    void everyTransitionIsAnchoredOnceEvenWhenItsEventIsDeliveredTwice() throws Exception {
+        MandateFlows flows = new MandateFlows(env.get("BASE_URL"), env.get("API_KEY"), env.get("SIGNING_SECRET"));
+        String id = flows.create();
+        JsonNode m = flows.get(id);
+        String sig = flows.signature(m);
+        flows.sign(id, "proposer", sig);
+        flows.sign(id, "counterparty", sig);
+
+        JsonNode anchored = Awaiting.until(Duration.ofSeconds(90), () -> {
+            JsonNode cur = flows.get(id);
+            for (int i = 1; i < cur.get("transitions").size(); i++) {
+                if (cur.get("transitions").get(i).get("anchor_tx_hash").isNull()) {
+                    return null;
+                }
+            }
+            return cur.get("transitions").size() == 3 ? cur : null;
+        });
+        assertThat(anchored.get("transitions").get(0).get("anchor_tx_hash").isNull()).as("creation row").isTrue();
+        String hash = anchored.get("proto_mandate_hash").asText();
+        EvmRpc chain = new EvmRpc(env.get("ANCHOR_RPC_URL"));
+        assertThat(anchorLogs(chain, hash)).as("one MandateAnchored per transition").isEqualTo(2);
+
+        // Deliver the signed_by_proposer event again, exactly as it sits on the topic.
+        int redelivered = Kafka.redeliver(env.get("KAFKA_BOOTSTRAP_SERVERS"), "mandate-events", id, "mandate.signed_by_proposer");
+        assertThat(redelivered).isEqualTo(1);
+        Thread.sleep(8000); // several batch windows and blocks
+        assertThat(anchorLogs(chain, hash)).as("after redelivery").isEqualTo(2);
+        assertThat(flows.get(id).get("transitions")).isEqualTo(anchored.get("transitions"));
+
+        // Another partner cannot see it.
+        given().baseUri(env.get("BASE_URL")).header("x-api-key", env.get("API_KEY_2")).get("/v1/mandates/" + id)
+                .then().statusCode(404);
+    }
+
+    private static int anchorLogs(EvmRpc chain, String mandateHash) {
+        var filter = new java.util.LinkedHashMap<String, Object>();
+        filter.put("address", env.get("ANCHOR_CONTRACT_ADDRESS"));
+        filter.put("fromBlock", "0x0");
+        filter.put("toBlock", "latest");
+        filter.put("topics", java.util.Arrays.asList(null, mandateHash));
+        return chain.call("eth_getLogs", filter).size();
+    }
 }

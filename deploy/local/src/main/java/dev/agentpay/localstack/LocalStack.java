@@ -137,6 +137,7 @@ public final class LocalStack {
         started.add(postgres);
         KafkaServer broker = kafka.join();
         started.add(broker);
+        env.put("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
         Map<String, AnvilNode> chains = new LinkedHashMap<>();
         anvils.forEach((n, f) -> {
             AnvilNode node = f.join();

@@ -2,6 +2,7 @@ package dev.agentpay.invoice.rest;
 
 import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
+import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.invoice.domain.InvoiceView;
 import dev.agentpay.invoice.domain.Page;
 import dev.agentpay.invoice.service.InvoiceRequests;
@@ -62,6 +63,6 @@ public class InvoiceResource {
     }
 
     private static RuntimeException invoiceNotFound() {
-        return dev.agentpay.commons.error.ApiException.notFound("invoice_not_found", "no invoice with this id");
+        return ApiException.notFound("invoice_not_found", "no invoice with this id");
     }
 }

@@ -8,6 +8,7 @@ import dev.agentpay.commons.outbox.IdempotentConsumer;
 import dev.agentpay.commons.outbox.Outbox;
 import dev.agentpay.invoice.domain.Invoice;
 import dev.agentpay.invoice.domain.InvoiceStatus;
+import dev.agentpay.invoice.domain.Usdc;
 import dev.agentpay.invoice.repository.InvoiceRepository;
 import dev.agentpay.invoice.repository.TransferRepository;
 import io.smallrye.mutiny.Uni;
@@ -15,7 +16,9 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.math.BigInteger;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 import org.jboss.logging.Logger;
@@ -59,6 +62,9 @@ public class SettlementService {
     @Inject
     Outbox outbox;
 
+    @Inject
+    InvoiceService invoiceService;
+
     /** Applies one event once; emits whether it changed anything (false for a duplicate delivery). */
     public Uni<Boolean> apply(ChainTransferEvent e) {
         return pool.withTransaction(tx -> idempotent.once(tx, e.eventId(), CONSUMER, c -> switch (e.type()) {
@@ -101,7 +107,7 @@ public class SettlementService {
     }
 
     private Uni<Void> byMemo(SqlClient c, ChainTransferEvent e, Instant now) {
-        String memo = e.memo() == null ? "" : e.memo().trim().toLowerCase(java.util.Locale.ROOT);
+        String memo = e.memo() == null ? "" : e.memo().trim().toLowerCase(Locale.ROOT);
         return invoices.lockByMemo(c, e.chain(), memo).flatMap(inv -> {
             if (inv == null) {
                 return unmatched(c, e, NO_INVOICE_FOR_MEMO, now);
@@ -150,7 +156,7 @@ public class SettlementService {
             if (inv == null || inv.status() != InvoiceStatus.SETTLED || !transferId.equals(inv.settlementTransferId())) {
                 return Uni.createFrom().voidItem();
             }
-            Uni<java.math.BigInteger> payable = Chain.of(inv.chain()).orElseThrow().kind() == Chain.Kind.SOLANA
+            Uni<BigInteger> payable = Chain.of(inv.chain()).orElseThrow().kind() == Chain.Kind.SOLANA
                     ? Uni.createFrom().item(inv.payableAtomic())
                     : invoices.reclaim(c, inv.id(), inv.chain(), inv.payableAtomic()).flatMap(kept -> kept
                             ? Uni.createFrom().item(inv.payableAtomic())
@@ -163,11 +169,8 @@ public class SettlementService {
         });
     }
 
-    @Inject
-    InvoiceService invoiceService;
-
-    private static java.math.BigInteger base(Invoice inv) {
-        return dev.agentpay.invoice.domain.Usdc.toAtomic(inv.amount());
+    private static BigInteger base(Invoice inv) {
+        return Usdc.toAtomic(inv.amount());
     }
 
     private static boolean sameAddress(ChainTable.Entry entry, String a, String b) {
