@@ -62,6 +62,10 @@ final class ChainSetup {
             env.put(prefix + "_CHAIN_ID", Long.toString(c.chainId()));
             env.put(prefix + "_USDC_ADDRESS", c.address());
             env.put(prefix + "_PAYMENT_ADDRESS", secrets.get(prefix + "_PAYMENT_ADDRESS"));
+            // Local chains mine a block a second and never reorganize on their own: one confirmation
+            // and a fast poll keep detection well under the 1.5 s target (production defaults are deeper).
+            env.put(prefix + "_CONFIRMATIONS", "1");
+            env.put(prefix + "_POLL_INTERVAL", "PT0.2S");
         }
         env.put("DEV_PAYER_PRIVATE_KEY", PAYER_KEY);
         env.put("DEV_PAYER_ADDRESS", payer);
