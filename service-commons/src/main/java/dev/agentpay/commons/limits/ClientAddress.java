@@ -51,6 +51,16 @@ public final class ClientAddress {
         return canonical(client);
     }
 
+    /**
+     * A call from a trusted address that names no client ({@code X-Forwarded-For} absent): one of our
+     * own services, or the operator, on the internal network. Public traffic always arrives through
+     * the gateway or Ingress, which adds the header.
+     */
+    public boolean isInternal(String remote, String forwardedFor) {
+        byte[] peer = parse(remote);
+        return peer != null && (forwardedFor == null || forwardedFor.isBlank()) && isTrusted(peer);
+    }
+
     boolean isTrusted(byte[] address) {
         for (Cidr c : trusted) {
             if (c.contains(address)) {

@@ -23,9 +23,11 @@ public interface RateLimitConfig {
     Bucket perAddress();
 
     /**
-     * Addresses or CIDR blocks of proxies whose {@code X-Forwarded-For} is believed (IP literals
-     * only). The client address is the right-most address in that header not in this list; a request
-     * from anywhere else is keyed by its remote address and its header ignored.
+     * Addresses or CIDR blocks of the platform's own network: proxies whose {@code X-Forwarded-For}
+     * is believed (IP literals only) and services calling each other. The client address is the
+     * right-most address in that header not in this list; a request from here without the header is
+     * internal and not limited by address; a request from anywhere else is keyed by its remote
+     * address and its header ignored. Production: the Ingress controller's and the pods' networks.
      */
     @WithDefault("127.0.0.0/8,::1/128")
     List<String> trustedProxies();

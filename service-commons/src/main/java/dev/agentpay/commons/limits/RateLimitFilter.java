@@ -21,7 +21,8 @@ import java.util.Optional;
  * Limits every request before it reaches a resource: one token bucket per partner for requests
  * carrying a valid {@code x-api-key}, one per client address for all others (public views,
  * discovery, MCP, and authenticated endpoints called without a valid key, so key guessing is limited
- * too). A Vert.x route filter rather than a JAX-RS one because the MCP endpoint is not JAX-RS.
+ * too). Calls from a trusted proxy address without {@code X-Forwarded-For} are internal (our own
+ * services calling each other, the operator) and not limited by address. A Vert.x route filter rather than a JAX-RS one because the MCP endpoint is not JAX-RS.
  * Answers {@code 429 rate_limited} with {@code Retry-After}; every limited answer carries the IETF
  * {@code RateLimit-Limit}, {@code RateLimit-Remaining} and {@code RateLimit-Reset} headers.
  */
@@ -81,7 +82,13 @@ public class RateLimitFilter {
         } else {
             byKey = false;
             String remote = req.remoteAddress() == null ? null : req.remoteAddress().hostAddress();
-            d = perAddress.take(clientAddress.resolve(remote, req.getHeader("X-Forwarded-For")));
+            String forwarded = req.getHeader("X-Forwarded-For");
+            if (clientAddress.isInternal(remote, forwarded)) {
+                // Service-to-service calls (e.g. MCP tools calling their owners) are limited at the caller's edge.
+                rc.next();
+                return;
+            }
+            d = perAddress.take(clientAddress.resolve(remote, forwarded));
         }
         HttpServerResponse res = rc.response();
         res.putHeader("RateLimit-Limit", Integer.toString(d.limit()));

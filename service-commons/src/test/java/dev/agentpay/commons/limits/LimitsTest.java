@@ -115,6 +115,12 @@ class LimitsTest {
         assertThat(a.resolve("127.0.0.1", "not-an-ip")).isEqualTo("127.0.0.1");
         assertThat(a.resolve("127.0.0.1", ",,,")).isEqualTo("127.0.0.1");
         assertThat(a.resolve(null, "1.2.3.4")).isEqualTo("unknown");
+        // Our own network without a forwarded client is an internal call; with one, or from outside, it is not.
+        assertThat(a.isInternal("127.0.0.1", null)).isTrue();
+        assertThat(a.isInternal("10.2.3.4", " ")).isTrue();
+        assertThat(a.isInternal("127.0.0.1", "198.51.100.1")).isFalse();
+        assertThat(a.isInternal("203.0.113.9", null)).isFalse();
+        assertThat(a.isInternal(null, null)).isFalse();
         // IPv4-mapped IPv6 is the IPv4 address.
         assertThat(a.resolve("::ffff:127.0.0.1", "198.51.100.7")).isEqualTo("198.51.100.7");
         assertThat(a.resolve("127.0.0.1", "[2001:db8::2]")).isEqualTo("2001:db8:0:0:0:0:0:2");
