@@ -51,7 +51,8 @@ class FuzzIT {
     static String apiKey;
     static String proposedMandate;
     static String signedMandate;
-    static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    static final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
 
     /** One endpoint under fuzz: where it is, a valid body to mutate, and what it may change. */
     record Target(String method, String path, Supplier<Map<String, Object>> valid, Probe probe) {

@@ -266,7 +266,9 @@ class SecurityIT {
 
     /** {@code n} requests in flight at once, so the burst does not depend on how fast this machine answers. */
     static List<HttpResponse<String>> burst(int n, Map<String, String> headers, String path) throws Exception {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(java.time.Duration.ofSeconds(5)).build();
+        // HTTP/1.1: one connection per request in flight (an h2c upgrade would cap concurrent streams).
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(java.time.Duration.ofSeconds(5)).build();
         List<CompletableFuture<HttpResponse<String>>> inFlight = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(java.time.Duration.ofSeconds(30)).GET();
