@@ -53,6 +53,16 @@ function readJson(req) {
   });
 }
 
+function chainUnreachable(e) {
+  const transport = new Set(['HttpRequestError', 'TimeoutError', 'WebSocketRequestError']);
+  for (let x = e; x; x = x.cause) {
+    if (transport.has(x.name) || /ECONNREFUSED|fetch failed|socket hang up/.test(String(x.message ?? ''))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 const server = http.createServer(async (req, res) => {
   try {
     if (req.method === 'GET' && req.url === '/supported') {
@@ -75,7 +85,9 @@ const server = http.createServer(async (req, res) => {
     send(res, 404, { error: 'not found' });
   } catch (e) {
     console.error(`${req.method} ${req.url} failed:`, e?.message ?? e);
-    send(res, 400, { error: String(e?.message ?? e) });
+    // An unreachable chain is the facilitator's outage (502), never the payer's fault; anything else
+    // (a bad payload, a reverted transferWithAuthorization) is a refusal of this payment (400).
+    send(res, chainUnreachable(e) ? 502 : 400, { error: String(e?.message ?? e) });
   }
 });
 

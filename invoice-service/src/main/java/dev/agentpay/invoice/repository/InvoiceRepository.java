@@ -50,6 +50,12 @@ public class InvoiceRepository {
                 .execute(Tuple.of(id, partnerId)).map(InvoiceRepository::first);
     }
 
+    /** Any invoice by id, whoever owns it (x402 settlement checks; the id is the capability). */
+    public Uni<Invoice> find(SqlClient c, UUID id) {
+        return c.preparedQuery("select " + COLUMNS + " from invoice where id = $1")
+                .execute(Tuple.of(id)).map(InvoiceRepository::first);
+    }
+
     public Uni<Invoice> lock(SqlClient c, UUID id) {
         return c.preparedQuery("select " + COLUMNS + " from invoice where id = $1 for update")
                 .execute(Tuple.of(id)).map(InvoiceRepository::first);

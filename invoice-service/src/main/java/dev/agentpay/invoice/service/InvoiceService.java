@@ -68,6 +68,31 @@ public class InvoiceService {
                 .map(InvoiceView::of));
     }
 
+    /**
+     * Creates an invoice inside the caller's transaction (x402: the invoice commits together with the
+     * payment that bought it). Same rules and event as {@link #create(String, NewInvoice)}.
+     */
+    public Uni<InvoiceView> create(SqlClient tx, String partnerId, NewInvoice req) {
+        ChainTable.Entry chain = chains.get(req.chain());
+        if (!chain.acceptsInvoices()) {
+            return Uni.createFrom().failure(new ApiException(400, "chain_not_configured",
+                    "chain: " + req.chain().value() + " has no seller wallet configured on this deployment"));
+        }
+        UUID id = UUID.randomUUID();
+        Instant now = Instant.now();
+        BigInteger atomic = Usdc.toAtomic(req.amount());
+        return invoices.nextNumber(tx)
+                .flatMap(number -> payable(tx, chain, atomic, id)
+                        .map(payable -> new Invoice(id, number, partnerId, InvoiceStatus.PENDING, req.amount(),
+                                req.currency(), req.customerEmail(), req.customerName(), req.description(),
+                                chain.name(), chain.networkId(), chain.paymentAddress().orElseThrow(),
+                                chain.usdcAddress(), payable, req.chain() == Chain.SOLANA ? memo(id) : null,
+                                null, null, null, null, null, null, null, now)))
+                .call(inv -> invoices.insert(tx, inv))
+                .call(inv -> outbox.append(tx, event(InvoiceEvent.CREATED, inv, now)))
+                .map(InvoiceView::of);
+    }
+
     public Uni<InvoiceView> get(String partnerId, UUID id) {
         return invoices.findForPartner(pool, partnerId, id)
                 .map(inv -> {

@@ -1,0 +1,119 @@
+package dev.agentpay.invoice.x402.service;
+
+import dev.agentpay.commons.chains.Chain;
+import dev.agentpay.commons.chains.ChainTable;
+import dev.agentpay.invoice.x402.client.ChainRpcClient;
+import dev.agentpay.invoice.x402.config.X402Config;
+import dev.agentpay.invoice.x402.domain.PaymentState;
+import dev.agentpay.invoice.x402.domain.X402Payment;
+import dev.agentpay.invoice.x402.repository.PaymentRepository;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jboss.logging.Logger;
+
+/**
+ * Completes payments a crash or an outage left open, at start-up and then periodically:
+ * <ul>
+ * <li>SETTLED without result: writes the invoice (or the settle check) with the COMPLETED state.</li>
+ * <li>SETTLING whose settle outcome was lost: once the authorization can no longer execute
+ * ({@code validBefore} plus the settle time limit has passed), asks the chain whether the EIP-3009
+ * authorization was used: used, it becomes SETTLED and is completed; unused, FAILED (nothing moved).</li>
+ * </ul>
+ */
+@ApplicationScoped
+public class X402Reconciler {
+
+    private static final Logger LOG = Logger.getLogger(X402Reconciler.class);
+    private static final int BATCH = 100;
+
+    @Inject
+    X402Config config;
+
+    @Inject
+    PaymentRepository payments;
+
+    @Inject
+    X402Service service;
+
+    @Inject
+    ChainRpcClient rpc;
+
+    @Inject
+    ChainTable chains;
+
+    @Inject
+    Pool pool;
+
+    private final AtomicBoolean running = new AtomicBoolean();
+
+    void onStart(@Observes StartupEvent e) {
+        run().subscribe().with(n -> { }, t -> LOG.warn("x402 start-up reconciliation failed", t));
+    }
+
+    @Scheduled(every = "${x402.reconciler.interval:PT15S}", delay = 5, concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> tick() {
+        return run().replaceWithVoid()
+                .onFailure().invoke(t -> LOG.warn("x402 reconciliation failed", t))
+                .onFailure().recoverWithNull();
+    }
+
+    /** One pass; returns how many payments it moved on. */
+    public Uni<Integer> run() {
+        if (!running.compareAndSet(false, true)) {
+            return Uni.createFrom().item(0);
+        }
+        Instant now = Instant.now();
+        return settled(now).flatMap(a -> settling(now).map(b -> a + b))
+                .eventually(() -> running.set(false));
+    }
+
+    private Uni<Integer> settled(Instant now) {
+        return payments.stale(pool, PaymentState.SETTLED, now.minus(config.reconciler().grace()), BATCH)
+                .flatMap(list -> Multi.createFrom().iterable(list)
+                        .onItem().transformToUniAndConcatenate(p -> service.complete(p.id())
+                                .invoke(id -> LOG.infof("x402 payment %s completed by the reconciler (invoice %s)", p.id(), id))
+                                .map(id -> 1)
+                                .onFailure().invoke(t -> LOG.warnf("x402 payment %s not completed yet: %s", p.id(), t.getMessage()))
+                                .onFailure().recoverWithItem(0))
+                        .collect().asList()
+                        .map(l -> l.stream().mapToInt(Integer::intValue).sum()));
+    }
+
+    private Uni<Integer> settling(Instant now) {
+        Duration margin = config.facilitator().settleTimeout().plusSeconds(30);
+        return payments.stale(pool, PaymentState.SETTLING, now.minus(margin), BATCH)
+                .flatMap(list -> Multi.createFrom().iterable(list)
+                        .filter(p -> p.validBefore() != null && p.validBefore().plus(margin).isBefore(now))
+                        .onItem().transformToUniAndConcatenate(this::resolve)
+                        .collect().asList()
+                        .map(l -> l.stream().mapToInt(Integer::intValue).sum()));
+    }
+
+    private Uni<Integer> resolve(X402Payment p) {
+        ChainTable.Entry evm = Chain.of(config.evm().chain()).map(chains::get).orElse(null);
+        if (p.nonce() == null || p.payer() == null || evm == null || evm.rpcUrl().isEmpty()) {
+            LOG.warnf("x402 payment %s: settle outcome unknown and no chain RPC to ask; left for the operator", p.id());
+            return Uni.createFrom().item(0);
+        }
+        return rpc.authorizationUsed(evm.rpcUrl().get(), p.asset(), p.payer(), p.nonce())
+                .flatMap(used -> used
+                        ? pool.withTransaction(c -> payments.markSettled(c, p.id(), null, null, Instant.now()))
+                                .flatMap(ok -> service.complete(p.id()))
+                                .invoke(id -> LOG.infof("x402 payment %s: found settled on chain; invoice %s", p.id(), id))
+                                .replaceWith(1)
+                        : pool.withTransaction(c -> payments.markFailed(c, p.id(), "expired_unsettled",
+                                "the authorization expired without being used on chain", Instant.now()))
+                                .replaceWith(1))
+                .onFailure().invoke(t -> LOG.warnf("x402 payment %s: chain check failed: %s", p.id(), t.getMessage()))
+                .onFailure().recoverWithItem(0);
+    }
+}

@@ -1,0 +1,345 @@
+package dev.agentpay.invoice.x402.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.commons.chains.Chain;
+import dev.agentpay.commons.chains.ChainTable;
+import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.invoice.domain.Invoice;
+import dev.agentpay.invoice.domain.InvoiceView;
+import dev.agentpay.invoice.repository.InvoiceRepository;
+import dev.agentpay.invoice.service.InvoiceService;
+import dev.agentpay.invoice.x402.client.FacilitatorClient;
+import dev.agentpay.invoice.x402.config.X402Config;
+import dev.agentpay.invoice.x402.domain.Capability;
+import dev.agentpay.invoice.x402.domain.DecodedPayment;
+import dev.agentpay.invoice.x402.domain.PaymentRefused;
+import dev.agentpay.invoice.x402.domain.PaymentRequirement;
+import dev.agentpay.invoice.x402.domain.PaymentState;
+import dev.agentpay.invoice.x402.domain.X402Payment;
+import dev.agentpay.invoice.x402.domain.X402Result;
+import dev.agentpay.invoice.x402.repository.PaymentRepository;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+
+/**
+ * The paid call: requirements, decoding and checking the payment, claiming it (replay guard), the
+ * facilitator's verify and settle, then the result. The payment is recorded first (SETTLING, committed
+ * before the facilitator is asked to move money); after the settle, its SETTLED state, the invoice and
+ * its COMPLETED state commit together. A crash between the settle and that commit leaves SETTLING, which
+ * {@link X402Reconciler} resolves from the chain (EIP-3009 {@code authorizationState}) and completes;
+ * if only the invoice write fails, SETTLED is committed alone and the reconciler writes the invoice.
+ * So there is never an invoice without its payment, and a settled payment gets its invoice.
+ */
+@ApplicationScoped
+public class X402Service {
+
+    private static final Logger LOG = Logger.getLogger(X402Service.class);
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @Inject
+    X402Config config;
+
+    @Inject
+    Challenges challenges;
+
+    @Inject
+    X402Requests requests;
+
+    @Inject
+    FacilitatorClient facilitator;
+
+    @Inject
+    PaymentRepository payments;
+
+    @Inject
+    InvoiceService invoiceService;
+
+    @Inject
+    InvoiceRepository invoices;
+
+    @Inject
+    ChainTable chains;
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    MeterRegistry meters;
+
+    private final Map<Capability, io.micrometer.core.instrument.Counter> challengeCounters =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** {@code POST /api/x402/invoice}. */
+    public Uni<X402Result> invoice(String body, String xPayment, String paymentSignature, String resourceUrl) {
+        ObjectNode request = requests.invoice(body);
+        Chain chain = Chain.of(config.invoices().chain()).orElseThrow();
+        if (!chains.get(chain).acceptsInvoices()) {
+            throw new ApiException(503, "x402_unavailable", "invoices on " + chain.value()
+                    + " are not configured on this deployment (no seller wallet)");
+        }
+        return pay(Capability.INVOICE, request, xPayment, paymentSignature, resourceUrl);
+    }
+
+    /** {@code POST /api/x402/settle}: an unknown invoice is a 404 before any payment is asked for. */
+    public Uni<X402Result> settle(String body, String xPayment, String paymentSignature, String resourceUrl) {
+        UUID invoiceId = requests.settle(body);
+        return invoices.find(pool, invoiceId).flatMap(inv -> {
+            if (inv == null) {
+                return Uni.createFrom().failure(ApiException.notFound("invoice_not_found", "no invoice with this invoice_id"));
+            }
+            ObjectNode request = JSON.createObjectNode().put("invoice_id", invoiceId.toString());
+            return pay(Capability.SETTLE, request, xPayment, paymentSignature, resourceUrl);
+        });
+    }
+
+    private Uni<X402Result> pay(Capability cap, ObjectNode request, String xPayment, String paymentSignature,
+            String resourceUrl) {
+        List<PaymentRequirement> reqs = challenges.requirements(cap, resourceUrl);
+        if (reqs.isEmpty()) {
+            return Uni.createFrom().failure(new ApiException(503, "x402_unavailable",
+                    "no payment rail is configured on this deployment"));
+        }
+        boolean hasV1 = xPayment != null && !xPayment.isBlank();
+        boolean hasV2 = paymentSignature != null && !paymentSignature.isBlank();
+        if (!hasV1 && !hasV2) {
+            challengeCounters.computeIfAbsent(cap, c -> meters.counter("x402.challenges", "capability", c.value())).increment();
+            return Uni.createFrom().item(challenge(cap, resourceUrl, reqs, "payment_required",
+                    "X-PAYMENT header is required (or PAYMENT-SIGNATURE for x402 version 2)"));
+        }
+        if (hasV1 && hasV2) {
+            return Uni.createFrom().item(challenge(cap, resourceUrl, reqs, "invalid_payment",
+                    "send one payment: X-PAYMENT (x402 v1) or PAYMENT-SIGNATURE (v2), not both"));
+        }
+        DecodedPayment payment;
+        try {
+            payment = PaymentDecoder.decode(hasV1 ? xPayment : paymentSignature, hasV1 ? 1 : 2, reqs, Instant.now());
+        } catch (PaymentRefused e) {
+            return Uni.createFrom().item(refused(cap, resourceUrl, reqs, e));
+        }
+        Instant now = Instant.now();
+        X402Payment row = new X402Payment(UUID.randomUUID(), payment.key(), cap, payment.version(), payment.network(),
+                payment.payer(), payment.requirement().payTo(), payment.requirement().asset(), payment.amount(),
+                payment.validBefore(), payment.nonce(), PaymentState.SETTLING, request, null, null, null, null, now, now);
+        // The claim (durable replay guard) and /verify (no effect) run side by side; /settle, the only
+        // step that moves money, starts only when both said yes.
+        long t0 = System.nanoTime();
+        ObjectNode requirement = Challenges.v1(payment.requirement());
+        Uni<Boolean> claim = pool.withTransaction(c -> payments.claim(c, row))
+                .invoke(x -> LOG.debugf("x402 %s claimed in %.1f ms", row.id(), (System.nanoTime() - t0) / 1e6));
+        Uni<Object> verify = facilitator.verify(1, payment.v1Payload(), requirement)
+                .invoke(x -> LOG.debugf("x402 %s verified in %.1f ms", row.id(), (System.nanoTime() - t0) / 1e6))
+                .map(v -> (Object) v)
+                .onFailure().recoverWithItem(t -> t);
+        return Uni.combine().all().unis(claim, verify).asTuple()
+                .flatMap(both -> both.getItem1()
+                        ? settleVerified(row, payment, requirement, both.getItem2())
+                        : replay(row.key()))
+                .onFailure(PaymentRefused.class)
+                .recoverWithItem(t -> refused(cap, resourceUrl, reqs, (PaymentRefused) t))
+                .invoke(r -> meters.counter("x402.calls", "capability", cap.value(), "status",
+                        Integer.toString(r.status())).increment());
+    }
+
+    private Uni<X402Result> replay(String key) {
+        return payments.findByKey(pool, key).map(existing -> {
+            String what = existing == null ? "was already presented"
+                    : switch (existing.state()) {
+                        case SETTLING -> "is being settled by another request";
+                        case SETTLED, COMPLETED -> "was already used" + (existing.invoiceId() == null ? ""
+                                : " (it paid " + existing.capability().value() + " for invoice " + existing.invoiceId() + ")");
+                        case FAILED -> "was already presented";
+                    };
+            throw new PaymentRefused("payment_already_used",
+                    "this payment " + what + "; each payment is accepted once: sign a new one");
+        });
+    }
+
+    private Uni<X402Result> settleVerified(X402Payment row, DecodedPayment payment, ObjectNode requirement,
+            Object verified) {
+        Uni<JsonNode> verification = verified instanceof Throwable t
+                ? Uni.createFrom().<JsonNode>failure(t)
+                        .onFailure().call(e -> failed(row, e, false))
+                        .onFailure().transform(e -> mapFailure(e, false))
+                : Uni.createFrom().item((JsonNode) verified);
+        return verification
+                .flatMap(v -> {
+                    if (!v.path("isValid").asBoolean(false)) {
+                        String reason = v.path("invalidReason").asText("invalid_payment");
+                        return fail(row, "payment_invalid", "the facilitator refused the payment: " + reason);
+                    }
+                    long t1 = System.nanoTime();
+                    return facilitator.settle(1, payment.v1Payload(), requirement)
+                            .invoke(x -> LOG.debugf("x402 %s settled in %.1f ms", row.id(), (System.nanoTime() - t1) / 1e6))
+                            .onFailure().call(t -> failed(row, t, true))
+                            .onFailure().transform(t -> mapFailure(t, true))
+                            .flatMap(s -> {
+                                if (!s.path("success").asBoolean(false)) {
+                                    return fail(row, "settlement_failed", "the payment did not settle: "
+                                            + s.path("errorReason").asText("unknown reason"));
+                                }
+                                String tx = s.path("transaction").asText(null);
+                                String payer = s.path("payer").asText(row.payer());
+                                long t2 = System.nanoTime();
+                                return settledAndCompleted(row, tx, payer)
+                                        .invoke(x -> LOG.debugf("x402 %s completed in %.1f ms", row.id(), (System.nanoTime() - t2) / 1e6))
+                                        .flatMap(invoiceId -> success(row.capability(), invoiceId, tx, payer, payment));
+                            });
+                });
+    }
+
+    /**
+     * Money moved: records SETTLED and writes the result. Normally one transaction does both (one
+     * commit); if writing the result fails, SETTLED is committed on its own and the reconciler retries
+     * the result. A crash before either commit leaves SETTLING, which the reconciler settles from the
+     * chain's own record of the authorization.
+     */
+    private Uni<UUID> settledAndCompleted(X402Payment row, String tx, String payer) {
+        return pool.withTransaction(c -> payments.markSettled(c, row.id(), tx, payer, Instant.now())
+                        .flatMap(ok -> {
+                            if (!ok) {
+                                LOG.errorf("x402 payment %s settled in %s but its row moved on", row.id(), tx);
+                            }
+                            return completeIn(c, row.id());
+                        }))
+                .onFailure().recoverWithUni(t -> {
+                    LOG.warnf("x402 payment %s settled (%s) but its result failed: %s; completing separately",
+                            row.id(), tx, t.getMessage());
+                    return pool.withTransaction(c -> payments.markSettled(c, row.id(), tx, payer, Instant.now()))
+                            .flatMap(ok -> complete(row.id()))
+                            .onFailure().transform(e -> new ApiException(503, "result_pending", "the payment settled (transaction "
+                                    + tx + ") but its result could not be written yet; it is completed automatically"));
+                })
+                .flatMap(id -> id != null ? Uni.createFrom().item(id) : completedInvoice(row.id()));
+    }
+
+    /** Records why the money did not move (the key is free again), unless the outcome is unknown. */
+    private Uni<Void> failed(X402Payment row, Throwable t, boolean settling) {
+        if (settling && t instanceof FacilitatorClient.Unavailable u && u.outcomeUnknown()) {
+            LOG.warnf("x402 payment %s: settle outcome unknown (%s); left for the reconciler", row.id(), u.getMessage());
+            return Uni.createFrom().voidItem();
+        }
+        String code = t instanceof FacilitatorClient.Rejected ? "payment_rejected" : "facilitator_unavailable";
+        return pool.withTransaction(c -> payments.markFailed(c, row.id(), code, t.getMessage(), Instant.now()))
+                .replaceWithVoid();
+    }
+
+    private Uni<X402Result> fail(X402Payment row, String code, String message) {
+        return pool.withTransaction(c -> payments.markFailed(c, row.id(), code, message, Instant.now()))
+                .map(x -> {
+                    throw new PaymentRefused(code, message);
+                });
+    }
+
+    private static Throwable mapFailure(Throwable t, boolean settling) {
+        if (t instanceof FacilitatorClient.Rejected r) {
+            return new PaymentRefused("payment_rejected", "the facilitator rejected the payment: " + r.getMessage());
+        }
+        if (t instanceof FacilitatorClient.Unavailable u) {
+            return new ApiException(503, "facilitator_unavailable", settling && u.outcomeUnknown()
+                    ? "the payment facilitator did not answer; nothing was created. If the transfer lands on chain the"
+                            + " call is completed automatically; do not sign a second payment for the same call yet"
+                    : "the payment facilitator is unavailable; you were not charged: retry later (the same payment may be sent again)");
+        }
+        return t;
+    }
+
+    /**
+     * Writes the result of a SETTLED payment with its COMPLETED state in one transaction; idempotent
+     * (a payment already completed returns its invoice).
+     */
+    public Uni<UUID> complete(UUID paymentId) {
+        return pool.withTransaction(tx -> completeIn(tx, paymentId))
+                .flatMap(id -> id != null ? Uni.createFrom().item(id) : completedInvoice(paymentId));
+    }
+
+    /** In the caller's transaction: the result of a SETTLED payment and its COMPLETED state; null if not SETTLED. */
+    private Uni<UUID> completeIn(io.vertx.mutiny.sqlclient.SqlClient tx, UUID paymentId) {
+        return payments.lockIn(tx, paymentId, PaymentState.SETTLED).flatMap(p -> {
+            if (p == null) {
+                return Uni.createFrom().<UUID>nullItem();
+            }
+            Instant now = Instant.now();
+            if (p.capability() == Capability.INVOICE) {
+                return invoiceService.create(tx, config.invoices().owner(), requests.newInvoice(p.request()))
+                        .flatMap(view -> payments.markCompleted(tx, paymentId, view.id(), now).replaceWith(view.id()));
+            }
+            UUID invoiceId = UUID.fromString(p.request().get("invoice_id").asText());
+            return payments.markCompleted(tx, paymentId, invoiceId, now).replaceWith(invoiceId);
+        });
+    }
+
+    private Uni<UUID> completedInvoice(UUID paymentId) {
+        return payments.find(pool, paymentId).map(p -> {
+            if (p == null || p.state() != PaymentState.COMPLETED) {
+                throw new IllegalStateException("x402 payment " + paymentId + " is not completable");
+            }
+            return p.invoiceId();
+        });
+    }
+
+    private Uni<X402Result> success(Capability cap, UUID invoiceId, String tx, String payer, DecodedPayment payment) {
+        return invoices.find(pool, invoiceId).map(inv -> {
+            ObjectNode body = JSON.createObjectNode();
+            body.put("success", true);
+            body.put("capability", cap.value());
+            body.set("result", cap == Capability.INVOICE ? invoiceResult(inv) : settleResult(inv));
+            Map<String, String> headers = new LinkedHashMap<>();
+            headers.put("X-PAYMENT-RESPONSE", paymentResponse(tx, payment.network(), payer));
+            if (payment.version() == 2) {
+                headers.put("PAYMENT-RESPONSE", paymentResponse(tx, payment.requirement().v2Network(), payer));
+            }
+            return new X402Result(200, body.toString(), headers);
+        });
+    }
+
+    static JsonNode invoiceResult(Invoice inv) {
+        ObjectNode r = JSON.createObjectNode();
+        r.put("id", inv.id().toString());
+        r.put("status", inv.status().name());
+        return r;
+    }
+
+    /**
+     * The settlement view: the Invoice object without the customer's personal fields (the caller is
+     * whoever pays, not necessarily the invoice's owner).
+     */
+    static JsonNode settleResult(Invoice inv) {
+        InvoiceView v = InvoiceView.of(inv);
+        InvoiceView redacted = new InvoiceView(v.id(), v.invoiceNumber(), v.status(), v.amount(), v.currency(), null,
+                null, null, v.paymentDetails(), v.createdAt(), v.settledAt());
+        return dev.agentpay.commons.events.EventCodec.mapper().valueToTree(redacted);
+    }
+
+    static String paymentResponse(String tx, String network, String payer) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("success", true);
+        n.put("transaction", tx);
+        n.put("network", network);
+        n.put("payer", payer);
+        return Base64.getEncoder().encodeToString(n.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private X402Result refused(Capability cap, String resourceUrl, List<PaymentRequirement> reqs, PaymentRefused e) {
+        meters.counter("x402.refusals", "reason", e.code()).increment();
+        return challenge(cap, resourceUrl, reqs, e.code(), e.getMessage());
+    }
+
+    private X402Result challenge(Capability cap, String resourceUrl, List<PaymentRequirement> reqs, String code,
+            String message) {
+        Challenges.Prepared c = challenges.prepare(cap, resourceUrl, reqs, code, message);
+        return new X402Result(402, c.body(), Map.of("PAYMENT-REQUIRED", c.v2Header()));
+    }
+}

@@ -1,0 +1,106 @@
+package dev.agentpay.invoice.x402;
+
+import dev.agentpay.localstack.AnvilNode;
+import dev.agentpay.localstack.ManagedProcess;
+import dev.agentpay.localstack.Ports;
+import dev.agentpay.localstack.RepoPaths;
+import dev.agentpay.localstack.chain.EvmRpc;
+import dev.agentpay.localstack.chain.UsdcInstaller;
+import dev.agentpay.localstack.testing.SharedServers;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.math.BigInteger;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The real x402 chain side for tests: the local base chain (anvil, chain id 8453) with USDC at its
+ * canonical address, the payer funded, and the local facilitator ({@code deploy/local/node/facilitator.mjs},
+ * the official {@code x402} package's verify/settle) on a free port. The app gets the facilitator URL, the
+ * chain's RPC and a seller wallet.
+ */
+public class FacilitatorTestResource implements QuarkusTestResourceLifecycleManager {
+
+    /** anvil dev account #1 pays; #2 is the facilitator's gas wallet. */
+    public static final String PAYER_KEY = AnvilNode.DEV_KEY_1;
+    public static final String PAYER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+    public static final String FACILITATOR_KEY = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+    /** anvil dev account #5, checksummed (viem refuses a payTo with a bad checksum). */
+    public static final String SELLER = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
+
+    private static AnvilNode base;
+    private static int port;
+    private static ManagedProcess facilitator;
+
+    @Override
+    public synchronized Map<String, String> start() {
+        base = SharedServers.anvil("base", 8453);
+        EvmRpc rpc = new EvmRpc(base.rpcUrl());
+        UsdcInstaller.install(rpc, UsdcInstaller.BASE);
+        UsdcInstaller.mint(rpc, UsdcInstaller.BASE.address(), PAYER, BigInteger.valueOf(1_000_000_000L));
+        port = Ports.free();
+        startFacilitator();
+        return Map.of(
+                "x402.facilitator.url", facilitatorUrl(),
+                "x402.facilitator.retries", "1",
+                "x402.facilitator.backoff", "PT0.05S",
+                "chains.base.rpc-url", base.rpcUrl(),
+                "chains.base.payment-address", SELLER);
+    }
+
+    public static String rpcUrl() {
+        return base.rpcUrl();
+    }
+
+    public static String facilitatorUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    /** Starts (or restarts, on the same port) the facilitator and waits for {@code /supported}. */
+    public static synchronized void startFacilitator() {
+        if (facilitator != null && facilitator.isAlive()) {
+            return;
+        }
+        facilitator = ManagedProcess.start("x402-facilitator", List.of("node", "facilitator.mjs"),
+                Map.of("PORT", Integer.toString(port), "BASE_RPC_URL", base.rpcUrl(), "FACILITATOR_PRIVATE_KEY", FACILITATOR_KEY),
+                RepoPaths.nodeDir(), RepoPaths.testScratch("facilitator").resolve("facilitator.log"));
+        HttpClient http = HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(facilitatorUrl() + "/supported")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    return;
+                }
+            } catch (Exception e) {
+                // not up yet
+            }
+            if (!facilitator.isAlive()) {
+                throw new IllegalStateException("facilitator exited; see " + facilitator.log());
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new IllegalStateException("facilitator did not answer /supported; see " + facilitator.log());
+    }
+
+    public static synchronized void stopFacilitator() {
+        if (facilitator != null) {
+            facilitator.stop();
+        }
+    }
+
+    @Override
+    public synchronized void stop() {
+        stopFacilitator();
+    }
+}
