@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentpay.localstack.RepoPaths;
 import dev.agentpay.localstack.chain.EvmRpc;
 import dev.agentpay.localstack.chain.UsdcInstaller;
 import java.math.BigInteger;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -22,6 +19,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /** The run command's promise, checked from outside: every part up, the contract written, data kept, nothing left behind. */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Order(1)
 class LocalStackIT {
 
     static final List<String> REQUIRED_KEYS = List.of("BASE_URL", "API_KEY", "SIGNING_SECRET", "API_KEY_2",
@@ -37,16 +35,8 @@ class LocalStackIT {
 
     @BeforeAll
     static void start() throws Exception {
-        Path dir = RepoPaths.root().resolve("deploy/e2e/target/stack-" + System.currentTimeMillis());
-        stack = new LocalStackProcess(dir);
-        env = stack.start(Duration.ofMinutes(6));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (stack != null) {
-            stack.stop();
-        }
+        env = SharedStack.env();
+        stack = SharedStack.process();
     }
 
     @Test

@@ -79,7 +79,7 @@ public final class Gateway implements AutoCloseable {
                 .setIdleTimeout(60));
         HttpProxy proxy = HttpProxy.reverseProxy(client);
         proxy.originRequestProvider((req, c) -> {
-            Route route = route(routes, req.path());
+            Route route = route(routes, publicPath(req.path()));
             int target = servicePorts.get(route.service());
             return c.request(new RequestOptions().setServer(SocketAddress.inetSocketAddress(target, "127.0.0.1")));
         });
@@ -87,6 +87,9 @@ public final class Gateway implements AutoCloseable {
             @Override
             public Future<ProxyResponse> handleProxyRequest(ProxyContext context) {
                 HttpServerRequest in = context.request().proxiedRequest();
+                // Forward the path that was routed, so the service cannot resolve dot segments elsewhere.
+                String query = in.query();
+                context.request().setURI(publicPath(in.path()) + (query == null ? "" : "?" + query));
                 String client = in.remoteAddress() == null ? "unknown" : in.remoteAddress().hostAddress();
                 String prior = in.getHeader("x-forwarded-for");
                 context.request().headers().set("x-forwarded-for", prior == null ? client : prior + ", " + client);
@@ -99,7 +102,13 @@ public final class Gateway implements AutoCloseable {
         });
         HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port))
                 .requestHandler(req -> {
-                    Route route = route(routes, req.path());
+                    String path = publicPath(req.path());
+                    if (path == null) {
+                        req.response().setStatusCode(400).putHeader("content-type", "application/json")
+                                .end("{\"success\":false,\"error\":{\"code\":\"invalid_path\",\"message\":\"path not accepted\"}}");
+                        return;
+                    }
+                    Route route = route(routes, path);
                     if (route == null || !servicePorts.containsKey(route.service())) {
                         req.response().setStatusCode(404).putHeader("content-type", "application/json")
                                 .end("{\"success\":false,\"error\":{\"code\":\"not_found\",\"message\":\"no such resource\"}}");
@@ -114,6 +123,27 @@ public final class Gateway implements AutoCloseable {
             throw new IllegalStateException("gateway cannot listen on " + port + ": " + e.getMessage(), e);
         }
         return new Gateway(vertx, server);
+    }
+
+    /**
+     * The path as the services will see it: dot segments removed and unreserved percent-escapes
+     * decoded (RFC 3986), so {@code /v1/public/../../admin} is routed as {@code /admin} (no route),
+     * never forwarded raw to a service that would normalise it itself. Encoded slashes or
+     * backslashes, which services treat differently, are refused (null).
+     */
+    static String publicPath(String raw) {
+        if (raw == null || raw.indexOf('\\') >= 0) {
+            return null;
+        }
+        String lower = raw.toLowerCase(java.util.Locale.ROOT);
+        if (lower.contains("%2f") || lower.contains("%5c") || lower.contains("%00")) {
+            return null;
+        }
+        try {
+            return io.vertx.core.http.impl.HttpUtils.normalizePath(raw);
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     static Route route(List<Route> routes, String path) {

@@ -135,6 +135,7 @@ public final class LocalStack {
         }
         PostgresServer postgres = pg.join();
         started.add(postgres);
+        env.put("POSTGRES_PORT", Integer.toString(postgres.port()));
         KafkaServer broker = kafka.join();
         started.add(broker);
         env.put("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());

@@ -1,0 +1,328 @@
+package dev.agentpay.e2e;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentpay.commons.auth.ApiKeys;
+import io.restassured.response.Response;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Tuple;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Property-based fuzzing of every JSON endpoint through the gateway, with random and hostile bodies
+ * and headers from jqwik generators: never a 5xx, never a hang (10 s client timeout), and a refused
+ * request (any 4xx, including 429) changes nothing, checked in the owning service's database.
+ *
+ * <p>The generators are sampled inside this JUnit Jupiter test (jqwik's sampling API) so the fuzz
+ * shares the one stack of the test JVM; every failure message carries the full request to replay it.
+ */
+@Order(3)
+class FuzzIT {
+
+    static final int PER_TARGET = Integer.getInteger("fuzz.perTarget", 60);
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    static Map<String, String> env;
+    static String base;
+    static StackDb db;
+    static String partnerId;
+    static String apiKey;
+    static String proposedMandate;
+    static String signedMandate;
+    static final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** One endpoint under fuzz: where it is, a valid body to mutate, and what it may change. */
+    record Target(String method, String path, Supplier<Map<String, Object>> valid, Probe probe) {
+    }
+
+    @FunctionalInterface
+    interface Probe {
+        String read() throws Exception;
+    }
+
+    @BeforeAll
+    static void setUp() throws Exception {
+        env = SharedStack.env();
+        base = env.get("BASE_URL");
+        db = new StackDb(env);
+        Response issued = given().baseUri(env.get("MANDATE_SERVICE_URL")).header("x-admin-key", env.get("ADMIN_API_KEY"))
+                .contentType("application/json").body(Map.of("name", "fuzz-it")).post("/admin/partners");
+        assertThat(issued.statusCode()).as(issued.asString()).isEqualTo(201);
+        partnerId = issued.path("data.id");
+        apiKey = issued.path("data.api_key");
+        String secret = issued.path("data.signing_secret");
+        MandateFlows flows = new MandateFlows(base, apiKey, secret);
+        // The key reaches the gateway's services over Kafka.
+        Awaiting.until(Duration.ofSeconds(30), () -> given().baseUri(base).header("x-api-key", apiKey)
+                .get("/v1/invoices").statusCode() != 401 ? true : null);
+        proposedMandate = flows.create();
+        signedMandate = flows.create();
+        String sig = flows.signature(flows.get(signedMandate));
+        flows.sign(signedMandate, "proposer", sig);
+        flows.sign(signedMandate, "counterparty", sig);
+    }
+
+    @Test
+    void noJsonEndpointAnswers5xxHangsOrChangesStateWhenItRefuses() throws Exception {
+        List<Target> targets = List.of(
+                new Target("POST", "/v1/mandates", FuzzIT::validMandate, () -> partnerRows("mandate")),
+                new Target("POST", "/v1/mandates/" + proposedMandate + "/sign",
+                        () -> map("signer", "proposer", "signature", ApiKeys.randomHex(32)), () -> mandateState(proposedMandate)),
+                new Target("POST", "/v1/mandates/" + signedMandate + "/complete",
+                        () -> map("triggered_by", "fuzz"), () -> mandateState(signedMandate)),
+                new Target("POST", "/v1/mandates/" + signedMandate + "/dispute",
+                        () -> map("reason", "fuzzed dispute reason", "triggered_by", "fuzz"), () -> mandateState(signedMandate)),
+                new Target("POST", "/v1/invoices", FuzzIT::validInvoice, () -> partnerRows("invoice")),
+                new Target("POST", "/v1/webhooks", () -> map("url", "https://hooks.example.com/fuzz",
+                        "events", List.of("mandate.proposed"), "secret", "whsec_" + ApiKeys.randomHex(16)), () -> partnerRows("webhook")),
+                new Target("POST", "/api/x402/invoice", () -> map("issuer", "fuzz", "recipient", "buyer",
+                        "email", "buyer@example.com", "amount", 0.01, "currency", "USDC", "description", "fuzz"), () -> allRows("invoice")),
+                new Target("POST", "/disco/mcp", FuzzIT::validMcpCall, () -> allRows("invoice")));
+
+        Arbitrary<Map<String, String>> headers = headers();
+        List<String> failures = new ArrayList<>();
+        Map<String, Integer> statuses = new TreeMap<>();
+        int sent = 0;
+        long started = System.nanoTime();
+        for (Target t : targets) {
+            Arbitrary<byte[]> bodies = bodies(t);
+            for (int i = 0; i < PER_TARGET; i++) {
+                byte[] body = bodies.sample();
+                Map<String, String> hs = headers.sample();
+                String before = t.probe().read();
+                int status;
+                String answer;
+                try {
+                    HttpRequest.Builder rb = HttpRequest.newBuilder(URI.create(base + t.path())).timeout(Duration.ofSeconds(10))
+                            .method(t.method(), HttpRequest.BodyPublishers.ofByteArray(body));
+                    hs.forEach(rb::header);
+                    HttpResponse<String> res = http.send(rb.build(), HttpResponse.BodyHandlers.ofString());
+                    status = res.statusCode();
+                    answer = res.body();
+                } catch (HttpTimeoutException e) {
+                    failures.add("HANG " + describe(t, hs, body));
+                    continue;
+                }
+                sent++;
+                statuses.merge(t.path().replaceAll("mnd_[0-9a-f-]+", "{id}") + " " + status, 1, Integer::sum);
+                if (status >= 500) {
+                    failures.add(status + " " + describe(t, hs, body) + " -> " + abbreviate(answer));
+                } else if (status >= 400) {
+                    String after = t.probe().read();
+                    if (!before.equals(after)) {
+                        failures.add("refused with " + status + " but changed state " + before + " -> " + after + ": "
+                                + describe(t, hs, body));
+                    }
+                    if (!answer.isEmpty() && !answer.contains("\"success\":false") && !t.path().equals("/disco/mcp")
+                            && status != 402) {
+                        failures.add(status + " without the error envelope: " + abbreviate(answer) + " for " + describe(t, hs, body));
+                    }
+                }
+                Thread.sleep(20); // stay under the per-key limit; 429s are allowed but waste the sample
+            }
+        }
+        System.out.printf("fuzz: %d requests in %.1f s; answers: %s%n", sent, (System.nanoTime() - started) / 1e9, statuses);
+        assertThat(failures).as("fuzz failures (answers: %s)", statuses).isEmpty();
+        assertThat(sent).isEqualTo(PER_TARGET * targets.size());
+    }
+
+    // ---- probes: what a refused request must not change -------------------------------------------
+
+    static String partnerRows(String database) throws Exception {
+        return rowCounts(database, true);
+    }
+
+    static String allRows(String database) throws Exception {
+        return rowCounts(database, false);
+    }
+
+    /** Row counts of every table with a {@code partner_id} column (the partner's own rows, or all). */
+    static String rowCounts(String database, boolean ownRows) throws Exception {
+        List<String> tables = db.strings(database, "select quote_ident(table_name) from information_schema.columns"
+                + " where table_schema = 'public' and column_name = 'partner_id' order by table_name");
+        StringBuilder sb = new StringBuilder();
+        for (String table : tables) {
+            List<String> n = ownRows
+                    ? db.strings(database, "select count(*)::text from " + table + " where partner_id = ?", partnerId)
+                    : db.strings(database, "select count(*)::text from " + table);
+            sb.append(table).append('=').append(n.get(0)).append(' ');
+        }
+        return sb.toString();
+    }
+
+    static String mandateState(String id) throws Exception {
+        return String.join("|", db.strings("mandate", "select concat_ws('|', state, proposer_signature, counterparty_signature,"
+                + " dispute_reason, disputed_at, completed_at) from mandate where id = ?", id)) + " " + partnerRows("mandate");
+    }
+
+    // ---- generators --------------------------------------------------------------------------------
+
+    static Map<String, Object> validMandate() {
+        return map("proposer", "agent-fuzz-a", "counterparty", "agent-fuzz-b", "scope", "fuzzing",
+                "terms", map("amount", 1, "currency", "USDC"), "expiry", Instant.now().plus(1, ChronoUnit.DAYS).toString());
+    }
+
+    static Map<String, Object> validInvoice() {
+        return map("amount", 3.5, "currency", "USDC", "customerEmail", "fuzz@example.com", "customerName", "Fuzz", "chain", "base");
+    }
+
+    static Map<String, Object> validMcpCall() {
+        return map("jsonrpc", "2.0", "id", 1, "method", "tools/call",
+                "params", map("name", "service_create_invoice", "arguments", map("issuer", "fuzz", "amount", 0.01)));
+    }
+
+    /** Random JSON values, nested a few levels, with hostile scalars. */
+    static Arbitrary<Object> jsonValue(int depth) {
+        Arbitrary<Object> scalars = Arbitraries.oneOf(
+                Arbitraries.strings().ofMaxLength(40).map(s -> (Object) s),
+                Arbitraries.strings().all().ofMaxLength(20).map(s -> (Object) s),
+                Arbitraries.strings().withChars('x').ofMinLength(1000).ofMaxLength(20_000).map(s -> (Object) s),
+                Arbitraries.integers().map(n -> (Object) n),
+                Arbitraries.longs().map(n -> (Object) n),
+                Arbitraries.bigIntegers().between(java.math.BigInteger.TEN.pow(30).negate(), java.math.BigInteger.TEN.pow(80)).map(n -> (Object) n),
+                Arbitraries.doubles().map(d -> (Object) d),
+                Arbitraries.of(true, false).map(b -> (Object) b),
+                Arbitraries.just(null),
+                Arbitraries.of("", " ", "0", "-1", "1e309", "NaN", "null", "true", "mnd_x", "../../admin", "base", "solana", "USDC",
+                        "proposer", "counterparty", "2020-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "not-a-date", "a@b",
+                        "\u0000", "\ud800", "'; drop table mandate; --", "<script>", "http://169.254.169.254/latest",
+                        "http://[::1]:8081/admin/partners", "file:///etc/passwd").map(s -> (Object) s));
+        if (depth <= 0) {
+            return scalars;
+        }
+        Arbitrary<Object> lists = jsonValue(depth - 1).list().ofMaxSize(4).map(l -> (Object) l);
+        Arbitrary<Object> maps = Arbitraries.maps(Arbitraries.strings().alpha().ofMaxLength(8), jsonValue(depth - 1))
+                .ofMaxSize(4).map(m -> (Object) m);
+        return Arbitraries.frequencyOf(
+                Tuple.of(6, scalars), Tuple.of(2, lists), Tuple.of(2, maps));
+    }
+
+    /** A valid body with one or two fields broken, dropped or added; or a random or malformed document. */
+    static Arbitrary<byte[]> bodies(Target t) {
+        Arbitrary<byte[]> mutated = Combinators.combine(
+                        Arbitraries.integers().between(0, 3), Arbitraries.integers().between(0, 50), jsonValue(2),
+                        Arbitraries.strings().alpha().ofMaxLength(10))
+                .as((op, which, value, extraKey) -> {
+                    Map<String, Object> m = new LinkedHashMap<>(t.valid().get());
+                    List<String> keys = new ArrayList<>(m.keySet());
+                    String key = keys.get(which % keys.size());
+                    switch (op) {
+                        case 0 -> m.remove(key);
+                        case 1, 2 -> m.put(key, value);
+                        default -> m.put(extraKey.isEmpty() ? "extra" : extraKey, value);
+                    }
+                    return json(m);
+                });
+        Arbitrary<byte[]> random = jsonValue(3).map(FuzzIT::json);
+        Arbitrary<byte[]> malformed = Arbitraries.oneOf(
+                Arbitraries.strings().all().ofMaxLength(200).map(s -> s.getBytes(StandardCharsets.UTF_8)),
+                Arbitraries.bytes().array(byte[].class).ofMaxSize(300),
+                Arbitraries.integers().between(33, 2000).map(d -> ("[".repeat(d) + "]".repeat(d)).getBytes(StandardCharsets.UTF_8)),
+                Arbitraries.integers().between(33, 2000).map(d -> ("{\"a\":".repeat(d) + "1" + "}".repeat(d)).getBytes(StandardCharsets.UTF_8)),
+                Arbitraries.integers().between(1, 40).map(cut -> {
+                    byte[] whole = json(t.valid().get());
+                    return java.util.Arrays.copyOf(whole, Math.max(0, whole.length - cut));
+                }),
+                Arbitraries.of("", "null", "[]", "{}", "\"x\"", "1", "{\"a\":1,\"a\":2}", "\ufeff{}", "{\"amount\":1" + "0".repeat(500) + "}",
+                        "{\"x\":\"" + "y".repeat(70_000) + "\"}").map(s -> s.getBytes(StandardCharsets.UTF_8)));
+        return Arbitraries.frequencyOf(Tuple.of(5, mutated), Tuple.of(2, random),
+                Tuple.of(3, malformed));
+    }
+
+    static Arbitrary<Map<String, String>> headers() {
+        Arbitrary<String> visible = Arbitraries.strings().withCharRange(' ', '~').ofMaxLength(60);
+        // Mostly well-formed headers, so most bodies reach the endpoint's own validation; hostile ones the rest of the time.
+        Arbitrary<String> contentType = Arbitraries.frequencyOf(
+                Tuple.of(8, Arbitraries.just("application/json")),
+                Tuple.of(1, Arbitraries.of("application/json; charset=utf-8", "application/json; charset=iso-8859-1", "text/plain",
+                        "application/x-www-form-urlencoded", "multipart/form-data", "application/xml", "*/*",
+                        "application/json, text/plain", ";;;", "application/")),
+                Tuple.of(1, visible));
+        Arbitrary<String> key = Arbitraries.frequencyOf(
+                Tuple.of(8, Arbitraries.just("<fuzz key>").map(k -> apiKey)),
+                Tuple.of(1, Arbitraries.oneOf(
+                        Arbitraries.just("").map(k -> ApiKeys.generate()),
+                        Arbitraries.just("").map(k -> apiKey.toUpperCase()),
+                        Arbitraries.just("").map(k -> apiKey + "," + apiKey),
+                        Arbitraries.just("").map(k -> env.get("API_KEY_2")),
+                        Arbitraries.strings().withChars('a').ofLength(5000))),
+                Tuple.of(1, visible));
+        Arbitrary<String> payment = Arbitraries.oneOf(visible,
+                jsonValue(2).map(v -> Base64.getEncoder().encodeToString(json(v))),
+                Arbitraries.just("").map(k -> Base64.getEncoder().encodeToString(("{\"x402Version\":1,\"scheme\":\"exact\","
+                        + "\"network\":\"base\",\"payload\":{\"signature\":\"0x00\",\"authorization\":{}}}").getBytes(StandardCharsets.UTF_8))));
+        Arbitrary<String> forwarded = Arbitraries.oneOf(
+                Arbitraries.integers().between(0, 65535).map(n -> "198.18." + (n >> 8) + "." + (n & 0xff)),
+                Arbitraries.integers().between(0, 65535).map(n -> "198.19." + (n >> 8) + "." + (n & 0xff)),
+                visible);
+        return Combinators.combine(contentType.injectNull(0.05), key.injectNull(0.05), payment.injectNull(0.6),
+                        forwarded, visible.injectNull(0.7),
+                        Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.just("application/json")), Tuple.of(3, Arbitraries.just("*/*")),
+                                Tuple.of(1, Arbitraries.of("text/html", "application/xml"))).injectNull(0.5))
+                .as((ct, k, pay, xff, idem, accept) -> {
+                    Map<String, String> h = new LinkedHashMap<>();
+                    put(h, "Content-Type", ct);
+                    put(h, "x-api-key", k);
+                    put(h, "X-PAYMENT", pay);
+                    put(h, "X-Forwarded-For", xff);
+                    put(h, "Idempotency-Key", idem);
+                    put(h, "Accept", accept);
+                    return h;
+                });
+    }
+
+    private static void put(Map<String, String> h, String name, String value) {
+        // The client refuses empty or padded header values; the server's handling of those is not what this tests.
+        if (value != null && !value.isBlank() && value.equals(value.strip())) {
+            h.put(name, value);
+        }
+    }
+
+    static byte[] json(Object v) {
+        try {
+            return JSON.writeValueAsBytes(v);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static Map<String, Object> map(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    private static String describe(Target t, Map<String, String> headers, byte[] body) {
+        return t.method() + " " + t.path() + " headers=" + abbreviate(headers.toString()) + " body="
+                + abbreviate(new String(body, StandardCharsets.UTF_8));
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 400 ? s : s.substring(0, 400) + "...(" + s.length() + " chars)";
+    }
+}
