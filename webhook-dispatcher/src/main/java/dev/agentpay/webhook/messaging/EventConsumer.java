@@ -1,0 +1,71 @@
+package dev.agentpay.webhook.messaging;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentpay.commons.events.DomainEvent;
+import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.InvoiceEvent;
+import dev.agentpay.commons.events.MandateEvent;
+import dev.agentpay.commons.events.PlatformEvent;
+import dev.agentpay.webhook.service.FanOutService;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.function.Function;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.jboss.logging.Logger;
+
+/**
+ * Consumes every event topic and fans each event out. The returned Uni completes after the fan-out
+ * committed, so the offset never moves past an event that was not stored; database failures are
+ * retried with backoff instead of skipping the record. Only an undecodable record is skipped (logged).
+ */
+@ApplicationScoped
+public class EventConsumer {
+
+    public static final String MANDATE_CHANNEL = "mandate-events-in";
+    public static final String INVOICE_CHANNEL = "invoice-events-in";
+    public static final String PLATFORM_CHANNEL = "platform-events-in";
+
+    private static final Logger LOG = Logger.getLogger(EventConsumer.class);
+
+    private final FanOutService fanOut;
+
+    public EventConsumer(FanOutService fanOut) {
+        this.fanOut = fanOut;
+    }
+
+    @Incoming(MANDATE_CHANNEL)
+    public Uni<Void> onMandate(String payload) {
+        return handle(payload, MandateEvent.class, MandateEvent::mandate, false);
+    }
+
+    @Incoming(INVOICE_CHANNEL)
+    public Uni<Void> onInvoice(String payload) {
+        return handle(payload, InvoiceEvent.class, InvoiceEvent::invoice, false);
+    }
+
+    /** Platform events have no owner: they go to every subscriber of their type. */
+    @Incoming(PLATFORM_CHANNEL)
+    public Uni<Void> onPlatform(String payload) {
+        return handle(payload, PlatformEvent.class, PlatformEvent::data, true);
+    }
+
+    private <T extends DomainEvent> Uni<Void> handle(String payload, Class<T> type, Function<T, JsonNode> data,
+            boolean broadcast) {
+        T event;
+        try {
+            event = EventCodec.decode(payload, type);
+        } catch (IllegalArgumentException e) {
+            LOG.errorf("skipping undecodable %s record: %s", type.getSimpleName(), e.getMessage());
+            return Uni.createFrom().voidItem();
+        }
+        if (event.eventId() == null || event.type() == null || event.aggregateId() == null) {
+            LOG.errorf("skipping %s record without id, type or aggregate id", type.getSimpleName());
+            return Uni.createFrom().voidItem();
+        }
+        return fanOut.accept(event, data.apply(event), broadcast)
+                .onFailure().invoke(e -> LOG.warnf("fan-out of %s failed, retrying: %s", event.eventId(), e.getMessage()))
+                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).indefinitely()
+                .replaceWithVoid();
+    }
+}
