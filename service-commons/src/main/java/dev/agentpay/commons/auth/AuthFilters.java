@@ -31,12 +31,13 @@ public class AuthFilters {
         if (key == null || key.isBlank()) {
             return ErrorMappers.response(401, "unauthorized", "missing x-api-key header");
         }
-        return registry.authenticate(key.trim())
-                .map(p -> {
-                    current.set(p);
-                    return (Response) null;
-                })
-                .orElseGet(() -> ErrorMappers.response(401, "unauthorized", "invalid or revoked API key"));
+        // Not Optional.map(...): a mapper returning null (continue the request) would yield empty, a 401.
+        java.util.Optional<Partner> partner = registry.authenticate(key.trim());
+        if (partner.isEmpty()) {
+            return ErrorMappers.response(401, "unauthorized", "invalid or revoked API key");
+        }
+        current.set(partner.get());
+        return null;
     }
 
     @ServerRequestFilter
