@@ -21,7 +21,7 @@ public class DeliveryRepository {
     /** Serializes claims across instances so the per-endpoint concurrency limit holds exactly. */
     private static final long CLAIM_LOCK = 0x77686f6f6bL; // "whook"
 
-    private static final String MATCH = "s.status = 'active' and $3 = any(s.events) and ($5 or s.partner_id = $4)";
+    private static final String MATCH = "s.status = 'active' and $3::text = any(s.events) and ($5::boolean or s.partner_id = $4::varchar)";
 
     private final Pool pool;
 
@@ -42,14 +42,15 @@ public class DeliveryRepository {
             boolean broadcast, String orderingKey, String body, UUID excludeSubscription) {
         Tuple eventArgs = Tuple.from(Arrays.asList(eventId, aggregateId, type, partnerId, broadcast, body, excludeSubscription));
         return tx.preparedQuery("insert into webhook_event (id, aggregate_id, type, partner_id, body)"
-                        + " select $1, $2, $3, $4, $6 where exists (select 1 from webhook_subscription s where " + MATCH
-                        + " and s.id is distinct from $7)")
+                        + " select $1::uuid, $2::varchar, $3::text, $4::varchar, $6::text where exists (select 1 from webhook_subscription s where " + MATCH
+                        + " and s.id is distinct from $7::uuid)")
                 .execute(eventArgs)
                 .flatMap(rs -> rs.rowCount() == 0 ? Uni.createFrom().item(0)
                         : tx.preparedQuery("insert into webhook_delivery (id, subscription_id, event_id, ordering_key)"
-                                        + " select gen_random_uuid(), s.id, $1, $2 from webhook_subscription s"
-                                        + " where s.status = 'active' and $3 = any(s.events) and ($5 or s.partner_id = $4)"
-                                        + " and s.id is distinct from $6 on conflict do nothing")
+                                        + " select gen_random_uuid(), s.id, $1::uuid, $2::varchar from webhook_subscription s"
+                                        + " where s.status = 'active' and $3::text = any(s.events)"
+                                        + " and ($5::boolean or s.partner_id = $4::varchar)"
+                                        + " and s.id is distinct from $6::uuid on conflict do nothing")
                                 .execute(Tuple.from(Arrays.asList(eventId, orderingKey, type, partnerId, broadcast,
                                         excludeSubscription)))
                                 .map(r -> r.rowCount()));
@@ -66,6 +67,18 @@ public class DeliveryRepository {
      * {@code perEndpoint} attempts in flight per subscription.
      */
     public Uni<List<Claimed>> claim(int limit, int perEndpoint, long leaseMillis) {
+        return claimBatch(limit, perEndpoint, leaseMillis);
+    }
+
+    /** Milliseconds until the earliest future retry is due, or null when none is scheduled. */
+    public Uni<Long> millisUntilNextDue() {
+        return pool.query("select (extract(epoch from (min(next_attempt_at) - now())) * 1000)::bigint from webhook_delivery"
+                        + " where status = 'pending' and next_attempt_at > now()")
+                .execute()
+                .map(rs -> rs.iterator().next().getLong(0));
+    }
+
+    private Uni<List<Claimed>> claimBatch(int limit, int perEndpoint, long leaseMillis) {
         return pool.withTransaction(tx -> tx.preparedQuery("select pg_try_advisory_xact_lock($1)")
                 .execute(Tuple.of(CLAIM_LOCK))
                 .flatMap(rs -> !rs.iterator().next().getBoolean(0) ? Uni.createFrom().item(List.<Claimed>of())

@@ -50,9 +50,12 @@ public class DeliveryWorker {
     private final AtomicBoolean again = new AtomicBoolean();
     private final AtomicBoolean stopped = new AtomicBoolean();
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong timerAt = new java.util.concurrent.atomic.AtomicLong();
+    private final io.vertx.mutiny.core.Vertx vertx;
 
     public DeliveryWorker(DeliveryRepository deliveries, WebhookHttpClient http, WebhookConfig config, Disabler disabler,
-            MeterRegistry meters) {
+            MeterRegistry meters, io.vertx.mutiny.core.Vertx vertx) {
+        this.vertx = vertx;
         this.deliveries = deliveries;
         this.http = http;
         this.config = config;
@@ -94,11 +97,32 @@ public class DeliveryWorker {
                     running.set(false);
                     if (again.get() || (claimed.size() == room && room > 0)) {
                         wake();
+                    } else {
+                        armTimer();
                     }
                 }, e -> {
                     running.set(false);
                     LOG.warnf("delivery claim failed, will retry: %s", e.getMessage());
                 });
+    }
+
+    /**
+     * Retries due sooner than the next poll get a timer, so short backoffs (5 s, Retry-After) are kept
+     * to the millisecond rather than to the poll interval.
+     */
+    private void armTimer() {
+        deliveries.millisUntilNextDue().subscribe().with(ms -> {
+            if (ms == null || ms >= config.delivery().pollInterval().toMillis() || stopped.get()) {
+                return;
+            }
+            long at = System.currentTimeMillis() + Math.max(ms, 1);
+            long current = timerAt.get();
+            if (current > System.currentTimeMillis() && current <= at) {
+                return; // an earlier timer will wake us
+            }
+            timerAt.set(at);
+            vertx.setTimer(Math.max(ms, 1), id -> wake());
+        }, e -> LOG.debugf("next-due lookup failed: %s", e.getMessage()));
     }
 
     private void send(Claimed c) {

@@ -1,0 +1,41 @@
+package dev.agentpay.webhook.support;
+
+import dev.agentpay.localstack.PostgresServer;
+import dev.agentpay.localstack.testing.SharedServers;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * One database for several application starts in a test JVM, so a restarted application finds the
+ * state the previous one left (the restart tests). The name is kept in a system property because test
+ * classes are reloaded with every application start.
+ */
+public class SharedDatabaseResource implements QuarkusTestResourceLifecycleManager {
+
+    private static final String PROPERTY = "webhook.test.shared-db";
+
+    @Override
+    public Map<String, String> start() {
+        PostgresServer pg = SharedServers.postgres();
+        String db;
+        synchronized (System.class) {
+            db = System.getProperty(PROPERTY);
+            if (db == null) {
+                db = "r_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+                pg.ensureDatabase(db);
+                System.setProperty(PROPERTY, db);
+            }
+        }
+        return Map.of(
+                "quarkus.datasource.reactive.url", pg.reactiveUrl(db),
+                "quarkus.datasource.jdbc.url", pg.jdbcUrl(db),
+                "quarkus.datasource.username", PostgresServer.USER,
+                "quarkus.datasource.password", PostgresServer.PASSWORD);
+    }
+
+    @Override
+    public void stop() {
+        // the database outlives one application on purpose
+    }
+}
