@@ -24,19 +24,18 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
  * First life of the dispatcher in the restart scenario: the receiver fails the first attempt, so the
  * delivery waits in the database for its 10 s backoff when this application stops.
- * {@link RestartPhaseTwoTest} starts a new application on the same database.
+ * {@link RestartPhaseTwoTest} starts a new application on the same database; Quarkus orders profile tests by
+ * profile class name, so this one (RestartPhaseOneTest$Profile) runs first.
  */
 @QuarkusTest
 @TestProfile(RestartPhaseOneTest.Profile.class)
 @WithTestResource(SharedDatabaseResource.class)
 @WithTestResource(KafkaTestResource.class)
-@Order(1)
 class RestartPhaseOneTest {
 
     public static class Profile implements QuarkusTestProfile {
@@ -65,11 +64,11 @@ class RestartPhaseOneTest {
                     j -> j.getInt("data[0].attemptCount") == 1);
             assertThat(log.getString("data[0].status")).isEqualTo("pending");
             assertThat(OffsetDateTime.parse(log.getString("data[0].nextAttemptAt"))).isAfter(OffsetDateTime.now());
-            System.setProperty("webhook.test.restart.port", Integer.toString(receiver.port()));
-            System.setProperty("webhook.test.restart.partner", p.id());
-            System.setProperty("webhook.test.restart.key", p.apiKey());
-            System.setProperty("webhook.test.restart.subscription", sub);
-            System.setProperty("webhook.test.restart.event", e.eventId().toString());
+            System.setProperty("wht.restart.port", Integer.toString(receiver.port()));
+            System.setProperty("wht.restart.partner", p.id());
+            System.setProperty("wht.restart.key", p.apiKey());
+            System.setProperty("wht.restart.subscription", sub);
+            System.setProperty("wht.restart.event", e.eventId().toString());
         }
     }
 }

@@ -25,7 +25,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -35,7 +34,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 @TestProfile(StrictTargetsTest.Profile.class)
 @WithTestResource(PostgresTestResource.class)
 @WithTestResource(KafkaTestResource.class)
-@Order(3)
 class StrictTargetsTest {
 
     public static class Profile implements QuarkusTestProfile {
@@ -73,7 +71,6 @@ class StrictTargetsTest {
         String id = Api.subscribe(p, "http://93.184.215.14/hook", List.of("mandate.expired"), SECRET);
         as(p).body(Map.of("url", "http://127.0.0.1/hook")).patch("/v1/webhooks/" + id).then().statusCode(400)
                 .body("error.code", equalTo("url_not_allowed"));
-        Api.subscription(p, id).getString("data.url").equals("http://93.184.215.14/hook");
         assertThat(Api.subscription(p, id).getString("data.url")).isEqualTo("http://93.184.215.14/hook");
     }
 
@@ -92,7 +89,7 @@ class StrictTargetsTest {
             JsonPath log = Wait.until("a refused attempt", Duration.ofSeconds(30), () -> Api.deliveries(p, sub.toString()),
                     j -> j.getInt("data.size()") == 1 && j.getInt("data[0].attemptCount") >= 1);
             assertThat(log.getString("data[0].lastError")).contains("target refused");
-            assertThat(log.get("data[0].lastResponseCode")).isNull();
+            assertThat((Object) log.get("data[0].lastResponseCode")).isNull();
             assertThat(receiver.total()).isZero();
         }
     }

@@ -13,7 +13,7 @@ import java.util.UUID;
  */
 public class SharedDatabaseResource implements QuarkusTestResourceLifecycleManager {
 
-    private static final String PROPERTY = "webhook.test.shared-db";
+    private static final String PROPERTY = "wht.shared-db";
 
     @Override
     public Map<String, String> start() {
