@@ -98,6 +98,9 @@ class DeliveryBenchTest {
                             + "paced %d events at 50/s: event occurredAt -> received p50 %d ms, p99 %d ms, max %d ms%n",
                     events, subs, expected, produced - t0, lastAt - t0, perSecond, drainPerSecond, paced, p50, p99,
                     lat[lat.length - 1]);
+            String metrics = io.restassured.RestAssured.get("/q/metrics").asString().lines()
+                    .filter(l -> l.startsWith("webhook_") && !l.contains("bucket")).reduce("", (a, b) -> a + b + "\n");
+            report = report + metrics;
             System.out.print(report);
             Files.writeString(Path.of("target/webhook-bench.txt"), report);
         }

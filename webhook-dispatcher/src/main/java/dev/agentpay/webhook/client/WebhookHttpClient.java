@@ -41,7 +41,9 @@ public class WebhookHttpClient {
                 .setFollowRedirects(false)
                 .setConnectTimeout((int) config.delivery().connectTimeout().toMillis())
                 .setKeepAlive(true)
-                .setMaxPoolSize(config.delivery().maxConcurrencyPerEndpoint())
+                .setTcpNoDelay(true)
+                // Connections are pooled per origin; the per-subscription limit is enforced by the claim.
+                .setMaxPoolSize(config.delivery().maxInFlight())
                 .setTryUseCompression(false)
                 .setVerifyHost(true);
         this.client = WebClient.create(vertx, options);

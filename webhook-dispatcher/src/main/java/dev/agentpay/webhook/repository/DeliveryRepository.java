@@ -85,20 +85,26 @@ public class DeliveryRepository {
                         : tx.preparedQuery("""
                                 with inflight as (
                                     select subscription_id, count(*) as n from webhook_delivery
-                                    where status = 'pending' and lease_until > now() group by subscription_id),
-                                cand as (
-                                    select d.id, d.subscription_id, row_number() over (
-                                        partition by d.subscription_id order by d.next_attempt_at, d.seq) as rn
-                                    from webhook_delivery d
-                                    join webhook_subscription s on s.id = d.subscription_id and s.status = 'active'
-                                    where d.status = 'pending' and d.next_attempt_at <= now()
-                                      and (d.lease_until is null or d.lease_until <= now())
-                                      and not exists (select 1 from webhook_delivery p
-                                          where p.subscription_id = d.subscription_id and p.ordering_key = d.ordering_key
-                                            and p.status = 'pending' and p.seq < d.seq)),
+                                    where status = 'pending' and lease_until is not null and lease_until > now()
+                                    group by subscription_id),
+                                subs as (
+                                    select s.id from webhook_subscription s where s.status = 'active'
+                                    and exists (select 1 from webhook_delivery d where d.subscription_id = s.id
+                                        and d.status = 'pending' and d.next_attempt_at <= now())),
                                 pick as (
-                                    select c.id from cand c left join inflight i on i.subscription_id = c.subscription_id
-                                    where c.rn <= $2 - coalesce(i.n, 0) limit $1)
+                                    select x.id from subs
+                                    left join inflight i on i.subscription_id = subs.id
+                                    cross join lateral (
+                                        select d.id from webhook_delivery d
+                                        where d.subscription_id = subs.id and d.status = 'pending'
+                                          and d.next_attempt_at <= now()
+                                          and (d.lease_until is null or d.lease_until <= now())
+                                          and not exists (select 1 from webhook_delivery p
+                                              where p.subscription_id = d.subscription_id and p.ordering_key = d.ordering_key
+                                                and p.status = 'pending' and p.seq < d.seq)
+                                        order by d.next_attempt_at, d.seq
+                                        limit greatest($2 - coalesce(i.n, 0), 0)) x
+                                    limit $1)
                                 update webhook_delivery d set lease_until = now() + $3 * interval '1 millisecond'
                                 from pick, webhook_subscription s, webhook_event e
                                 where d.id = pick.id and s.id = d.subscription_id and e.id = d.event_id
@@ -136,6 +142,27 @@ public class DeliveryRepository {
                         + " where id = $1 and (status = 'pending' or $4 = 'succeeded')")
                 .execute(Tuple.from(Arrays.asList(c.deliveryId(), code, error, status, retryInMillis)));
         return insert.flatMap(x -> update).replaceWithVoid();
+    }
+
+    /**
+     * The hot path in one statement (atomic on its own): logs a successful attempt, completes the
+     * delivery and clears the subscription's failing run.
+     */
+    public Uni<Void> recordSuccess(Claimed c, OffsetDateTime startedAt, int code, int latencyMs) {
+        return pool.preparedQuery("""
+                        with a as (
+                            insert into webhook_attempt (delivery_id, attempt, manual, started_at, outcome, response_code, latency_ms)
+                            values ($1, $2, $3, $4, 'succeeded', $5, $6)),
+                        d as (
+                            update webhook_delivery set attempts = attempts + 1, lease_until = null, manual = false,
+                                last_response_code = $5, last_error = null, status = 'succeeded',
+                                schedule_index = schedule_index + 1, completed_at = now()
+                            where id = $1)
+                        update webhook_subscription set failing_since = null where id = $7 and failing_since is not null
+                        """)
+                .execute(Tuple.from(Arrays.asList(c.deliveryId(), c.attempts() + 1, c.manual(), startedAt, code, latencyMs,
+                        c.subscriptionId())))
+                .replaceWithVoid();
     }
 
     /** After a success the endpoint is healthy again. */

@@ -44,6 +44,8 @@ public class DeliveryWorker {
     private final WebhookConfig config;
     private final Disabler disabler;
     private final Timer latency;
+    private final Timer claimTimer;
+    private final Timer recordTimer;
     private final MeterRegistry meters;
 
     private final AtomicBoolean running = new AtomicBoolean();
@@ -62,6 +64,8 @@ public class DeliveryWorker {
         this.disabler = disabler;
         this.meters = meters;
         this.latency = Timer.builder("webhook.attempt.latency").publishPercentiles(0.5, 0.99).register(meters);
+        this.claimTimer = Timer.builder("webhook.claim.duration").publishPercentiles(0.5, 0.99).register(meters);
+        this.recordTimer = Timer.builder("webhook.record.duration").publishPercentiles(0.5, 0.99).register(meters);
     }
 
     void stop(@Observes ShutdownEvent ev) {
@@ -91,8 +95,10 @@ public class DeliveryWorker {
             running.set(false);
             return;
         }
+        long t0 = System.nanoTime();
         deliveries.claim(room, config.delivery().maxConcurrencyPerEndpoint(), config.delivery().lease().toMillis())
                 .subscribe().with(claimed -> {
+                    claimTimer.record(Duration.ofNanos(System.nanoTime() - t0));
                     claimed.forEach(this::send);
                     running.set(false);
                     if (again.get() || (claimed.size() == room && room > 0)) {
@@ -150,7 +156,8 @@ public class DeliveryWorker {
             long nanos = System.nanoTime() - t0;
             latency.record(Duration.ofNanos(nanos));
             int ms = (int) Math.min(Integer.MAX_VALUE, nanos / 1_000_000);
-            return record(c, started, r, ms);
+            long r0 = System.nanoTime();
+            return record(c, started, r, ms).invoke(() -> recordTimer.record(Duration.ofNanos(System.nanoTime() - r0)));
         });
     }
 
@@ -177,9 +184,7 @@ public class DeliveryWorker {
         boolean ok = code != null && code >= 200 && code < 300;
         meters.counter("webhook.attempts", "outcome", ok ? "succeeded" : "failed").increment();
         if (ok) {
-            return deliveries.pool().withTransaction(tx -> deliveries
-                    .recordAttempt(tx, c, started, "succeeded", code, ms, null, Delivery.SUCCEEDED, 0)
-                    .flatMap(v -> deliveries.markHealthy(tx, c.subscriptionId())));
+            return deliveries.recordSuccess(c, started, code, ms);
         }
         String error = r.error() != null ? r.error() : "HTTP " + code;
         if (code != null && code == 410) {

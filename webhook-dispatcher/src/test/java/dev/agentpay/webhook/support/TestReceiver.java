@@ -41,6 +41,11 @@ public final class TestReceiver implements AutoCloseable {
         }
     }
 
+    static {
+        // Without it the JDK server's responses wait for Nagle's algorithm (~40 ms per keep-alive request).
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+
     private static TestReceiver shared;
 
     private final HttpServer server;
