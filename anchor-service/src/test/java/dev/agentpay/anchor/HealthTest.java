@@ -3,16 +3,18 @@ package dev.agentpay.anchor;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.agentpay.anchor.support.AnchorChainTestResource;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
 
-/** The service starts against real PostgreSQL and Kafka and reports itself ready. */
+/** The service starts against real PostgreSQL, Kafka and anvil and reports itself ready. */
 @QuarkusTest
 @WithTestResource(PostgresTestResource.class)
 @WithTestResource(KafkaTestResource.class)
+@WithTestResource(AnchorChainTestResource.class)
 class HealthTest {
 
     @Test

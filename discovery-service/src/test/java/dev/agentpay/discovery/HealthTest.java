@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @WithTestResource(PostgresTestResource.class)
 @WithTestResource(KafkaTestResource.class)
+@WithTestResource(dev.agentpay.discovery.testing.UpstreamStubResource.class)
 class HealthTest {
 
     @Test

@@ -1,17 +1,20 @@
 package dev.agentpay.localstack;
 
 import dev.agentpay.commons.events.Topics;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -61,7 +64,10 @@ public final class KafkaServer implements AutoCloseable {
                 p.store(out, "written by the local stack");
             }
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            String cp = System.getProperty("java.class.path");
+            // Absolute entries: the broker runs in its own working directory.
+            String cp = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                    .map(e -> Path.of(e).toAbsolutePath().toString())
+                    .collect(Collectors.joining(File.pathSeparator));
             Map<String, String> env = Map.of("CLASSPATH", cp);
             if (!Files.exists(data.resolve("meta.properties"))) {
                 String clusterId = org.apache.kafka.common.Uuid.randomUuid().toString();

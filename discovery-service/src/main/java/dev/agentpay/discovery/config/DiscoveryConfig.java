@@ -2,6 +2,9 @@ package dev.agentpay.discovery.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 /** Settings of discovery-service. */
 @ConfigMapping(prefix = "discovery")
@@ -10,4 +13,48 @@ public interface DiscoveryConfig {
     /** Label of this service in logs and documents. */
     @WithDefault("discovery-service")
     String serviceName();
+
+    /**
+     * Public base URL of the platform (the gateway) that absolute URLs in the documents start with
+     * ({@code PUBLIC_BASE_URL}); no trailing slash.
+     */
+    @WithDefault("http://127.0.0.1:8080")
+    String publicBaseUrl();
+
+    /** Base URL of mandate-service as this service reaches it ({@code MANDATE_SERVICE_URL}). */
+    @WithDefault("http://127.0.0.1:8081")
+    String mandateServiceUrl();
+
+    /** Base URL of invoice-service as this service reaches it ({@code INVOICE_SERVICE_URL}). */
+    @WithDefault("http://127.0.0.1:8082")
+    String invoiceServiceUrl();
+
+    /** Time allowed for one call to another service before the tool reports it unavailable. */
+    @WithDefault("10s")
+    Duration upstreamTimeout();
+
+    /** Cron of the nightly trust-signal rebuild ({@code TRUST_SIGNALS_CRON}); the rebuild also runs at start. */
+    @WithDefault("0 0 3 * * ?")
+    String trustSignalsCron();
+
+    /** Announced partnerships listed in the trust_signals section. */
+    Optional<List<String>> partnerships();
+
+    /** The MCP endpoint. */
+    Mcp mcp();
+
+    /** Settings of the MCP endpoint. */
+    interface Mcp {
+        /**
+         * Origins (scheme://host[:port]) browsers may call the MCP endpoint from, besides the public
+         * base URL's origin and loopback origins. A request with any other {@code Origin} is refused.
+         */
+        Optional<List<String>> allowedOrigins();
+
+        /**
+         * Host names (without port) the endpoint answers for, besides the public base URL's host and
+         * loopback names; guards against DNS rebinding.
+         */
+        Optional<List<String>> allowedHosts();
+    }
 }

@@ -2,6 +2,7 @@ package dev.agentpay.mandate.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 
 /** Settings of mandate-service. */
 @ConfigMapping(prefix = "mandate")
@@ -10,4 +11,49 @@ public interface MandateConfig {
     /** Label of this service in logs and documents. */
     @WithDefault("mandate-service")
     String serviceName();
+
+    /** The {@code proto_version} label written on every new mandate and receipt. */
+    @WithDefault("0.1")
+    String protoVersion();
+
+    /** Largest accepted request body in bytes (UTF-8); larger bodies get 413 {@code payload_too_large}. */
+    @WithDefault("65536")
+    int maxBodyBytes();
+
+    /** Furthest in the future a mandate's {@code expiry} may lie. */
+    @WithDefault("P3650D")
+    Duration maxExpiryHorizon();
+
+    /** Expiry job settings. */
+    Expiry expiry();
+
+    /** Idempotency-Key settings. */
+    Idempotency idempotency();
+
+    /** The scheduled job that moves live mandates past their {@code expires_at} to {@code expired}. */
+    interface Expiry {
+
+        /**
+         * How often the job runs (a Quarkus scheduler period such as {@code 5s}); it is read by the
+         * {@code @Scheduled} expression {@code mandate.expiry.interval}.
+         */
+        @WithDefault("5s")
+        String interval();
+
+        /** Mandates expired per transaction; the job loops until none is left, so it catches up after downtime. */
+        @WithDefault("200")
+        int batchSize();
+    }
+
+    /** Stored responses for repeated POSTs. */
+    interface Idempotency {
+
+        /** How long a stored response is replayed for the same key. */
+        @WithDefault("PT24H")
+        Duration ttl();
+
+        /** Longest accepted {@code Idempotency-Key} header. */
+        @WithDefault("255")
+        int maxKeyLength();
+    }
 }

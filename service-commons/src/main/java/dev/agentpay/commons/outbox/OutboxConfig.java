@@ -12,6 +12,13 @@ public interface OutboxConfig {
     @WithDefault("true")
     boolean relayEnabled();
 
+    /**
+     * Interval of the safety-net poll (e.g. {@code 1s}); commits wake the relay at once through
+     * LISTEN/NOTIFY, so this only bounds the delay when that connection is down.
+     */
+    @WithDefault("1s")
+    String pollInterval();
+
     /** Most events published per relay round trip. */
     @WithDefault("500")
     int batchSize();

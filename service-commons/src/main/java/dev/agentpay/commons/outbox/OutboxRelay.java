@@ -2,17 +2,16 @@ package dev.agentpay.commons.outbox;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import io.vertx.mutiny.core.Vertx;
-import io.vertx.mutiny.pgclient.pubsub.PgSubscriber;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
-import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.PgConnection;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -24,7 +23,6 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
@@ -32,9 +30,9 @@ import org.jboss.logging.Logger;
 /**
  * Publishes committed outbox rows to Kafka in commit order, keyed by aggregate id, and marks them
  * published only after the broker acknowledged them (at-least-once; consumers dedupe by event id).
- * Woken by {@code NOTIFY outbox_event} on every commit, with a slow poll as the safety net. A
- * transaction-scoped advisory lock keeps one relay per database at a time, so scaled-out replicas
- * never reorder an aggregate's events.
+ * Woken by {@code NOTIFY outbox_event} on every commit, with a slow poll ({@link OutboxSchedule}) as
+ * the safety net. A transaction-scoped advisory lock keeps one relay per database at a time, so
+ * scaled-out replicas never reorder an aggregate's events.
  */
 @ApplicationScoped
 public class OutboxRelay {
@@ -58,47 +56,77 @@ public class OutboxRelay {
     @Inject
     OutboxConfig config;
 
-    @ConfigProperty(name = "quarkus.datasource.reactive.url")
-    String reactiveUrl;
-
-    @ConfigProperty(name = "quarkus.datasource.username")
-    java.util.Optional<String> username;
-
-    @ConfigProperty(name = "quarkus.datasource.password")
-    java.util.Optional<String> password;
-
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
-    private volatile PgSubscriber subscriber;
+    private volatile boolean started;
+    private volatile boolean stopping;
+    private volatile SqlConnection listener;
 
-    void start(@Observes StartupEvent ev) {
+    /** Runs after the messaging layer has connected its emitters (observers run in priority order). */
+    void start(@Observes @Priority(Integer.MAX_VALUE - 100) StartupEvent ev) {
         if (!config.relayEnabled()) {
             return;
         }
-        PgConnectOptions options = PgConnectOptions.fromUri(reactiveUrl.replaceFirst("^vertx-reactive:", ""));
-        username.ifPresent(options::setUser);
-        password.ifPresent(options::setPassword);
-        subscriber = PgSubscriber.subscriber(vertx, options)
-                .reconnectPolicy(retries -> 500L);
-        subscriber.channel("outbox_event").handler(payload -> wake());
-        subscriber.connect().subscribe().with(v -> wake(), e -> LOG.warn("outbox LISTEN not connected; polling only", e));
+        started = true;
+        listen();
     }
 
     void stop(@Observes ShutdownEvent ev) {
-        if (subscriber != null) {
-            subscriber.closeAndAwait();
+        stopping = true;
+        SqlConnection l = listener;
+        if (l != null) {
+            l.closeAndForget();
         }
     }
 
-    @Scheduled(every = "${platform.outbox.poll-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
-            skipExecutionIf = RelayDisabled.class)
+    /**
+     * Holds one pooled connection that LISTENs for {@code outbox_event}, so a commit anywhere (this
+     * instance or another) wakes the relay at once; reconnects after a second when it drops.
+     */
+    private void listen() {
+        if (stopping) {
+            return;
+        }
+        pool.getConnection().subscribe().with(conn -> {
+            PgConnection pg = PgConnection.cast(conn.getDelegate());
+            pg.notificationHandler(n -> wake());
+            pg.closeHandler(v -> {
+                listener = null;
+                relisten();
+            });
+            conn.query("LISTEN outbox_event").execute().subscribe().with(rs -> {
+                listener = conn;
+                LOG.debug("outbox relay listening for commits");
+                wake();
+            }, e -> {
+                LOG.warnf("outbox LISTEN failed, polling until it works: %s", e.getMessage());
+                conn.closeAndForget();
+            });
+        }, e -> {
+            LOG.warnf("outbox LISTEN connection failed, polling until it works: %s", e.getMessage());
+            relisten();
+        });
+    }
+
+    private void relisten() {
+        if (!stopping) {
+            vertx.setTimer(1000, id -> listen());
+        }
+    }
+
+    /** Whether the LISTEN connection is up (commits wake the relay without waiting for a poll). */
+    public boolean listening() {
+        return listener != null;
+    }
+
+    /** The safety-net poll; nothing happens before the application has started. */
     void poll() {
         wake();
     }
 
     /** Asks for a relay round; coalesces concurrent requests into one running drain plus one follow-up. */
     public void wake() {
-        if (!config.relayEnabled()) {
+        if (!started) {
             return;
         }
         again.set(true);
@@ -162,22 +190,10 @@ public class OutboxRelay {
         return emitter.sendMessage(Message.of(row.getString("payload")).addMetadata(meta));
     }
 
-    @Scheduled(every = "10m", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    /** Deletes published rows past their retention. */
     Uni<Void> cleanUp() {
         return pool.preparedQuery("delete from outbox_event where published_at < $1")
                 .execute(Tuple.of(OffsetDateTime.now(ZoneOffset.UTC).minus(config.retention())))
                 .replaceWithVoid();
-    }
-
-    /** Scheduler predicate: skip polling where the relay is switched off. */
-    @ApplicationScoped
-    public static class RelayDisabled implements Scheduled.SkipPredicate {
-        @Inject
-        OutboxConfig config;
-
-        @Override
-        public boolean test(io.quarkus.scheduler.ScheduledExecution execution) {
-            return !config.relayEnabled();
-        }
     }
 }

@@ -2,12 +2,54 @@ package dev.agentpay.settlement.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 
-/** Settings of settlement-watcher. */
+/** Settings of settlement-watcher (the chain table itself is {@code dev.agentpay.commons.chains.ChainsConfig}). */
 @ConfigMapping(prefix = "settlement")
 public interface SettlementConfig {
 
     /** Label of this service in logs and documents. */
     @WithDefault("settlement-watcher")
     String serviceName();
+
+    /** Whether the chain loops run (off only for tests that drive them by hand). */
+    @WithDefault("true")
+    boolean enabled();
+
+    /** EVM scanning. */
+    Evm evm();
+
+    /** Solana polling. */
+    Solana solana();
+
+    /** EVM scanning. */
+    interface Evm {
+
+        /**
+         * Where a chain seen for the first time starts: this many blocks below its confirmed head (the
+         * seller wallet is new, so older history holds no invoice payments).
+         */
+        @WithDefault("100")
+        int initialLookback();
+
+        /** How many scanned block hashes are remembered per chain to find the fork point of a reorg. */
+        @WithDefault("2048")
+        int rememberedBlocks();
+
+        /** Timeout of one JSON-RPC call. */
+        @WithDefault("PT10S")
+        Duration rpcTimeout();
+    }
+
+    /** Solana polling. */
+    interface Solana {
+
+        /** Most signatures asked for per {@code getSignaturesForAddress} page. */
+        @WithDefault("100")
+        int pageSize();
+
+        /** Timeout of one JSON-RPC call. */
+        @WithDefault("PT10S")
+        Duration rpcTimeout();
+    }
 }

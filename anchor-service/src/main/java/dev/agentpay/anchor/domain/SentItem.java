@@ -1,0 +1,8 @@
+package dev.agentpay.anchor.domain;
+
+import java.time.Instant;
+
+/** An intent carried by a transaction at position {@code batchIndex} (so it is that transaction's i-th log). */
+public record SentItem(String transitionId, String mandateId, String partnerId, String mandateHash, String state,
+        int batchIndex, Instant eventAt) {
+}

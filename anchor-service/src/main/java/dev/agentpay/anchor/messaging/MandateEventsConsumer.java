@@ -1,0 +1,71 @@
+package dev.agentpay.anchor.messaging;
+
+import dev.agentpay.anchor.domain.AnchorIntent;
+import dev.agentpay.anchor.repository.AnchorRepository;
+import dev.agentpay.anchor.service.AnchorPipeline;
+import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.MandateEvent;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.jboss.logging.Logger;
+
+/**
+ * Reads {@code mandate-events} in batches and stores one anchor intent per transition after creation.
+ * The transition id is the intent's primary key, so a redelivered event is ignored (the dedupe and the
+ * effect are the same insert); offsets are committed only after the insert.
+ */
+@ApplicationScoped
+public class MandateEventsConsumer {
+
+    /** Incoming channel of mandate events. */
+    public static final String CHANNEL = "mandate-events-in";
+
+    private static final Logger LOG = Logger.getLogger(MandateEventsConsumer.class);
+
+    @Inject
+    AnchorRepository repo;
+
+    @Inject
+    AnchorPipeline pipeline;
+
+    @Inject
+    MeterRegistry registry;
+
+    private Counter rejected;
+
+    @PostConstruct
+    void metrics() {
+        rejected = registry.counter("anchor.events.rejected");
+    }
+
+    @Incoming(CHANNEL)
+    public Uni<Void> consume(List<String> payloads) {
+        List<AnchorIntent> intents = new ArrayList<>(payloads.size());
+        for (String json : payloads) {
+            try {
+                AnchorIntent.of(EventCodec.decode(json, MandateEvent.class)).ifPresent(intents::add);
+            } catch (IllegalArgumentException e) {
+                // a malformed event cannot be anchored by retrying; it is counted and logged for an operator
+                rejected.increment();
+                LOG.errorf("mandate event skipped, cannot be anchored: %s", e.getMessage());
+            }
+        }
+        if (intents.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        // the database being away must not lose events: hold the partition until the insert succeeds
+        return repo.insertIntents(intents)
+                .onFailure().invoke(e -> LOG.warnf("storing %d anchor intents failed, retrying: %s", intents.size(), e.getMessage()))
+                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).indefinitely()
+                .invoke(n -> pipeline.wake())
+                .replaceWithVoid();
+    }
+}

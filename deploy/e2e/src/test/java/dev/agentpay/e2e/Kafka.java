@@ -1,0 +1,52 @@
+package dev.agentpay.e2e;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** Reads a topic from the start and re-sends chosen records as they are: a duplicate delivery. */
+final class Kafka {
+
+    private Kafka() {
+    }
+
+    static int redeliver(String bootstrap, String topic, String key, String eventType) {
+        Properties c = new Properties();
+        c.put("bootstrap.servers", bootstrap);
+        c.put("group.id", "e2e-" + UUID.randomUUID());
+        c.put("auto.offset.reset", "earliest");
+        c.put("enable.auto.commit", "false");
+        int sent = 0;
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new StringDeserializer());
+                KafkaProducer<String, String> producer = producer(bootstrap)) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (System.nanoTime() < deadline && sent == 0) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+                    if (key.equals(r.key()) && r.value().contains("\"type\":\"" + eventType + "\"")) {
+                        ProducerRecord<String, String> copy = new ProducerRecord<>(topic, null, r.key(), r.value(), r.headers());
+                        producer.send(copy).get();
+                        sent++;
+                    }
+                }
+            }
+        } catch (Exception e) {
+            throw new AssertionError("redelivery failed", e);
+        }
+        return sent;
+    }
+
+    private static KafkaProducer<String, String> producer(String bootstrap) {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        p.put("acks", "all");
+        return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+    }
+}

@@ -1,0 +1,63 @@
+package dev.agentpay.e2e;
+
+import dev.agentpay.localstack.Ports;
+import dev.agentpay.localstack.RepoPaths;
+import dev.agentpay.localstack.StackEnv;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The launcher run the way a user runs it ({@code java -jar local-stack.jar run}), with its state in
+ * a test folder, stopped with SIGTERM as Ctrl-C would.
+ */
+final class LocalStackProcess {
+
+    final Path stateDir;
+    final int gatewayPort;
+    private Process process;
+
+    LocalStackProcess(Path stateDir) {
+        this.stateDir = stateDir;
+        this.gatewayPort = Ports.free();
+    }
+
+    Map<String, String> start(Duration timeout) throws IOException, InterruptedException {
+        Path jar = RepoPaths.root().resolve("deploy/local/target/local-stack-0.1.0-SNAPSHOT.jar");
+        Files.createDirectories(stateDir);
+        Files.deleteIfExists(stateDir.resolve("stack.env"));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        process = new ProcessBuilder(List.of(java, "-Xmx384m", "-jar", jar.toString(), "run",
+                "--state-dir", stateDir.toString(), "--gateway-port", Integer.toString(gatewayPort)))
+                .directory(RepoPaths.root().toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(stateDir.resolve("launcher.out").toFile()))
+                .start();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Path env = stateDir.resolve("stack.env");
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(env)) {
+                return StackEnv.read(env);
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException("launcher exited: " + Files.readString(stateDir.resolve("launcher.out")));
+            }
+            Thread.sleep(250);
+        }
+        throw new IllegalStateException("stack not ready after " + timeout + ": " + Files.readString(stateDir.resolve("launcher.out")));
+    }
+
+    /** SIGTERM, as Ctrl-C; returns the pids the launcher had started. */
+    List<Long> stop() throws InterruptedException {
+        List<Long> children = process.descendants().map(ProcessHandle::pid).toList();
+        process.destroy();
+        if (!process.waitFor(90, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+        return children;
+    }
+}

@@ -1,0 +1,186 @@
+package dev.agentpay.helm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentpay.helm.Chart.Manifests;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Deployments, their probes, resources and configuration, scaling objects and the singletons. */
+class DeploymentsTest {
+
+    static Stream<Arguments> renderings() {
+        return Stream.of(Arguments.of("default", Chart.renderDefault()),
+                Arguments.of("production", Chart.renderProduction()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("renderings")
+    void everyServiceHasOneDeploymentWithProbesAndResources(String name, Manifests m) {
+        assertThat(m.ofKind("Deployment")).hasSize(6);
+        for (String service : Services.DATABASES.keySet()) {
+            JsonNode d = m.deploymentOf(service);
+            JsonNode containers = d.at("/spec/template/spec/containers");
+            assertThat(containers.size()).as(service).isGreaterThan(0);
+            for (JsonNode c : containers) {
+                String what = name + "/" + service + "/" + c.path("name").asText();
+                assertThat(c.at("/livenessProbe/httpGet/path").asText()).as(what).isEqualTo("/q/health/live");
+                assertThat(c.at("/readinessProbe/httpGet/path").asText()).as(what).isEqualTo("/q/health/ready");
+                assertThat(c.at("/startupProbe/httpGet/path").asText()).as(what).isEqualTo("/q/health/started");
+                for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
+                    assertThat(portNumber(c, c.path(probe).at("/httpGet/port").asText())).as(what + " " + probe)
+                            .isEqualTo(8080);
+                }
+                for (String r : List.of("/resources/requests/cpu", "/resources/requests/memory",
+                        "/resources/limits/cpu", "/resources/limits/memory")) {
+                    assertThat(c.at(r).asText()).as(what + r).isNotBlank();
+                }
+                assertThat(c.path("image").asText()).as(what).contains("/" + service + ":");
+                assertThat(c.at("/securityContext/allowPrivilegeEscalation").asBoolean(true)).as(what).isFalse();
+            }
+            assertThat(d.at("/spec/template/spec/securityContext/runAsNonRoot").asBoolean()).isTrue();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("renderings")
+    void configMapsCarryTheServiceSettings(String name, Manifests m) {
+        for (Map.Entry<String, String> e : Services.DATABASES.entrySet()) {
+            JsonNode d = m.deploymentOf(e.getKey());
+            String cmName = d.at("/spec/template/spec/containers/0/envFrom/0/configMapRef/name").asText();
+            JsonNode data = m.one("ConfigMap", cmName).path("data");
+            assertThat(data.path("DB_NAME").asText()).as(e.getKey()).isEqualTo(e.getValue());
+            assertThat(data.path("HTTP_PORT").asText()).isEqualTo("8080");
+            assertThat(data.path("DB_HOST").asText()).isNotBlank();
+            assertThat(data.path("DB_PORT").asText()).isEqualTo("5432");
+            assertThat(data.path("KAFKA_BOOTSTRAP_SERVERS").asText()).endsWith(":9092");
+        }
+        assertThat(m.one("ConfigMap", "agentpay-anchor-service").at("/data/ANCHOR_CHAIN_ID").asText())
+                .isEqualTo("84532");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("renderings")
+    void singletonsRunExactlyOnePodAndAreNeverAutoscaled(String name, Manifests m) {
+        for (String service : Services.SINGLETONS) {
+            JsonNode d = m.deploymentOf(service);
+            assertThat(d.at("/spec/replicas").asInt(-1)).as(service).isEqualTo(1);
+            assertThat(d.at("/spec/strategy/type").asText()).as(service).isEqualTo("Recreate");
+            String deployment = d.at("/metadata/name").asText();
+            assertThat(m.ofKind("HorizontalPodAutoscaler"))
+                    .noneMatch(h -> deployment.equals(h.at("/spec/scaleTargetRef/name").asText()));
+            assertThat(m.ofKind("PodDisruptionBudget"))
+                    .noneMatch(p -> service.equals(p.at("/spec/selector/matchLabels/app.kubernetes.io~1component").asText()));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("renderings")
+    void statelessServicesHaveAnHpaAndAPdb(String name, Manifests m) {
+        for (String service : Services.STATELESS) {
+            JsonNode d = m.deploymentOf(service);
+            String deployment = d.at("/metadata/name").asText();
+            List<JsonNode> hpas = m.ofKind("HorizontalPodAutoscaler").stream()
+                    .filter(h -> deployment.equals(h.at("/spec/scaleTargetRef/name").asText())).toList();
+            assertThat(hpas).as(service).hasSize(1);
+            assertThat(hpas.get(0).at("/spec/scaleTargetRef/kind").asText()).isEqualTo("Deployment");
+            assertThat(hpas.get(0).at("/spec/minReplicas").asInt()).isGreaterThanOrEqualTo(2);
+            assertThat(hpas.get(0).at("/spec/maxReplicas").asInt())
+                    .isGreaterThanOrEqualTo(hpas.get(0).at("/spec/minReplicas").asInt());
+            assertThat(d.at("/spec/strategy/rollingUpdate/maxUnavailable").asInt(-1)).isZero();
+            JsonNode podLabels = d.at("/spec/template/metadata/labels");
+            List<JsonNode> pdbs = m.ofKind("PodDisruptionBudget").stream()
+                    .filter(p -> selects(p.at("/spec/selector/matchLabels"), podLabels)).toList();
+            assertThat(pdbs).as(service).hasSize(1);
+            assertThat(selects(d.at("/spec/selector/matchLabels"), podLabels)).isTrue();
+        }
+    }
+
+    @Test
+    void productionUsesCloudNativePgWithOneRoleAndDatabasePerService() {
+        Manifests m = Chart.renderProduction();
+        JsonNode cluster = m.one("Cluster", "agentpay-pg");
+        assertThat(cluster.path("apiVersion").asText()).isEqualTo("postgresql.cnpg.io/v1");
+        for (Map.Entry<String, String> e : Services.DATABASES.entrySet()) {
+            String db = e.getValue();
+            JsonNode role = null;
+            for (JsonNode r : cluster.at("/spec/managed/roles")) {
+                if (db.equals(r.path("name").asText())) {
+                    role = r;
+                }
+            }
+            assertThat(role).as("managed role " + db).isNotNull();
+            // The role's password is the very Secret the service reads DB_PASSWORD from.
+            JsonNode pw = envVar(m.deploymentOf(e.getKey()), "DB_PASSWORD");
+            assertThat(role.at("/passwordSecret/name").asText()).isEqualTo(pw.at("/valueFrom/secretKeyRef/name").asText());
+            JsonNode database = m.one("Database", "agentpay-pg-" + db);
+            assertThat(database.at("/spec/name").asText()).isEqualTo(db);
+            assertThat(database.at("/spec/owner").asText()).isEqualTo(db);
+            assertThat(database.at("/spec/cluster/name").asText()).isEqualTo("agentpay-pg");
+            String cm = m.deploymentOf(e.getKey()).at("/spec/template/spec/containers/0/envFrom/0/configMapRef/name").asText();
+            assertThat(m.one("ConfigMap", cm).at("/data/DB_HOST").asText()).isEqualTo("agentpay-pg-rw");
+        }
+        assertThat(Chart.renderDefault().ofKind("Cluster")).isEmpty();
+    }
+
+    @Test
+    void theChartRefusesToScaleASingleton() {
+        assertThatThrownBy(() -> Chart.render(List.of(), Map.of("services.anchor-service.replicas", 2)))
+                .hasMessageContaining("singleton");
+        assertThatThrownBy(() -> Chart.render(List.of(), Map.of("services.settlement-watcher.autoscaling.enabled", true)))
+                .hasMessageContaining("singleton");
+        assertThatThrownBy(() -> Chart.render(List.of(), Map.of("services.settlement-watcher.singleton", false)))
+                .hasMessageContaining("must be a singleton");
+        // A stateless service may scale: the same kind of override is accepted there.
+        Map<String, Object> sets = new HashMap<>();
+        sets.put("services.webhook-dispatcher.autoscaling.enabled", false);
+        sets.put("services.webhook-dispatcher.replicas", 4);
+        assertThat(Chart.render(List.of(), sets).deploymentOf("webhook-dispatcher").at("/spec/replicas").asInt())
+                .isEqualTo(4);
+    }
+
+    static boolean selects(JsonNode selector, JsonNode labels) {
+        if (selector.isMissingNode() || selector.size() == 0) {
+            return false;
+        }
+        var it = selector.fields();
+        while (it.hasNext()) {
+            var e = it.next();
+            if (!e.getValue().asText().equals(labels.path(e.getKey()).asText(null))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static JsonNode envVar(JsonNode deployment, String name) {
+        for (JsonNode c : deployment.at("/spec/template/spec/containers")) {
+            for (JsonNode e : c.path("env")) {
+                if (name.equals(e.path("name").asText())) {
+                    return e;
+                }
+            }
+        }
+        throw new AssertionError(name + " not set on " + deployment.at("/metadata/name").asText());
+    }
+
+    private static int portNumber(JsonNode container, String port) {
+        if (port.matches("\\d+")) {
+            return Integer.parseInt(port);
+        }
+        for (JsonNode p : container.path("ports")) {
+            if (port.equals(p.path("name").asText())) {
+                return p.path("containerPort").asInt();
+            }
+        }
+        throw new AssertionError("no container port named " + port);
+    }
+}

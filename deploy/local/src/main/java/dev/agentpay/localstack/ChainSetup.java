@@ -1,0 +1,89 @@
+package dev.agentpay.localstack;
+
+import dev.agentpay.localstack.chain.EvmRpc;
+import dev.agentpay.localstack.chain.UsdcInstaller;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Installs what the local chains need, idempotently (anvil keeps its state across restarts): the
+ * anchor contract on the anchor chain, USDC at each chain's canonical address, and a funded
+ * development payer. Deployments come from anvil's unlocked account #3 so that the anchor signer's
+ * (account #0) nonces belong to anchor-service alone.
+ */
+final class ChainSetup {
+
+    /** anvil default account #0: the anchor signer (a public development key, never for real funds). */
+    static final String ANCHOR_SIGNER_KEY = AnvilNode.DEV_KEY_0;
+    /** anvil default account #1: the development payer. */
+    static final String PAYER_KEY = AnvilNode.DEV_KEY_1;
+    /** anvil default account #2: pays gas for the facilitator's settlements. */
+    static final String FACILITATOR_KEY = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+
+    /** 1,000,000 USDC in atomic units for the payer on every chain. */
+    static final BigInteger PAYER_USDC = BigInteger.valueOf(1_000_000L * 1_000_000L);
+
+    private final Path local;
+    private final Map<String, String> secrets;
+
+    ChainSetup(Path local, Map<String, String> secrets) {
+        this.local = local;
+        this.secrets = secrets;
+    }
+
+    void install(Map<String, AnvilNode> chains, Map<String, String> env) throws IOException {
+        AnvilNode anchor = chains.get("anchor");
+        EvmRpc anchorRpc = new EvmRpc(anchor.rpcUrl());
+        var accounts = anchorRpc.call("eth_accounts");
+        String signer = accounts.get(0).asText();
+        String deployer = accounts.get(3).asText();
+        String payer = accounts.get(1).asText();
+
+        env.put("ANCHOR_RPC_URL", anchor.rpcUrl());
+        env.put("ANCHOR_CHAIN_ID", Long.toString(anchor.chainId()));
+        env.put("ANCHOR_CONTRACT_ADDRESS", anchorContract(anchorRpc, deployer, signer));
+        env.put("ANCHOR_SIGNER_ADDRESS", signer);
+        env.put("ANCHOR_EXPLORER_URL", "https://sepolia.basescan.org");
+
+        for (UsdcInstaller.Canonical c : UsdcInstaller.EVM_CHAINS) {
+            AnvilNode node = chains.get(c.chain());
+            EvmRpc rpc = new EvmRpc(node.rpcUrl());
+            UsdcInstaller.install(rpc, c);
+            // Top the payer up to its allowance only when it runs low, so restarts keep balances.
+            BigInteger balance = UsdcInstaller.balanceOf(rpc, c.address(), payer);
+            if (balance.compareTo(PAYER_USDC.divide(BigInteger.TWO)) < 0) {
+                UsdcInstaller.mint(rpc, c.address(), payer, PAYER_USDC.subtract(balance));
+            }
+            String prefix = LocalStack.envPrefix(c);
+            env.put(prefix + "_RPC_URL", node.rpcUrl());
+            env.put(prefix + "_CHAIN_ID", Long.toString(c.chainId()));
+            env.put(prefix + "_USDC_ADDRESS", c.address());
+            env.put(prefix + "_PAYMENT_ADDRESS", secrets.get(prefix + "_PAYMENT_ADDRESS"));
+            // Local chains mine a block a second and never reorganize on their own: one confirmation
+            // and a fast poll keep detection well under the 1.5 s target (production defaults are deeper).
+            env.put(prefix + "_CONFIRMATIONS", "1");
+            env.put(prefix + "_POLL_INTERVAL", "PT0.2S");
+        }
+        env.put("DEV_PAYER_PRIVATE_KEY", PAYER_KEY);
+        env.put("DEV_PAYER_ADDRESS", payer);
+    }
+
+    /** Deploys the anchor contract once; its address is remembered beside the chain state. */
+    private String anchorContract(EvmRpc rpc, String deployer, String signer) throws IOException {
+        Path remembered = local.resolve("data/anchor-contract.address");
+        if (Files.exists(remembered)) {
+            String address = Files.readString(remembered).trim();
+            if (rpc.getCode(address).length() > 2) {
+                return address;
+            }
+        }
+        Path bin = RepoPaths.root().resolve("anchor-service/src/main/resources/contracts/MandateAnchor.bin");
+        String code = Files.readString(bin).trim().replaceFirst("^0x", "");
+        String address = rpc.deploy(deployer, "0x" + code + EvmRpc.word(signer));
+        Files.writeString(remembered, address);
+        return address;
+    }
+}

@@ -1,0 +1,143 @@
+package dev.agentpay.localstack;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.httpproxy.HttpProxy;
+import io.vertx.httpproxy.ProxyContext;
+import io.vertx.httpproxy.ProxyInterceptor;
+import io.vertx.httpproxy.ProxyResponse;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The local gateway: one base URL in front of the six services, routing by path prefix from
+ * {@code deploy/helm/agentpay/routes.yaml}, the same table the Helm chart turns into its Ingress.
+ */
+public final class Gateway implements AutoCloseable {
+
+    /** One row of the routing table. */
+    public record Route(String prefix, String service) {
+
+        boolean matches(String path) {
+            return path.equals(prefix) || path.startsWith(prefix.endsWith("/") ? prefix : prefix + "/");
+        }
+    }
+
+    private final Vertx vertx;
+    private final HttpServer server;
+
+    private Gateway(Vertx vertx, HttpServer server) {
+        this.vertx = vertx;
+        this.server = server;
+    }
+
+    public static Path routesFile() {
+        return RepoPaths.root().resolve("deploy/helm/agentpay/routes.yaml");
+    }
+
+    /** Reads the routing table, longest prefix first. */
+    public static List<Route> readRoutes(Path file) {
+        try {
+            JsonNode doc = new ObjectMapper(new YAMLFactory()).readTree(file.toFile());
+            List<Route> routes = new ArrayList<>();
+            for (JsonNode r : doc.path("routes")) {
+                routes.add(new Route(r.path("prefix").asText(), r.path("service").asText()));
+            }
+            routes.sort(Comparator.comparingInt((Route r) -> r.prefix().length()).reversed());
+            return routes;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read routes from " + file, e);
+        }
+    }
+
+    /**
+     * Starts the gateway.
+     *
+     * @param servicePorts service name -> local port
+     */
+    public static Gateway start(int port, List<Route> routes, Map<String, Integer> servicePorts) {
+        Vertx vertx = Vertx.vertx();
+        HttpClient client = vertx.createHttpClient(new HttpClientOptions()
+                .setMaxPoolSize(200)
+                .setKeepAlive(true)
+                .setConnectTimeout(5000)
+                .setIdleTimeout(60));
+        HttpProxy proxy = HttpProxy.reverseProxy(client);
+        proxy.originRequestProvider((req, c) -> {
+            Route route = route(routes, req.path());
+            int target = servicePorts.get(route.service());
+            return c.request(new RequestOptions().setServer(SocketAddress.inetSocketAddress(target, "127.0.0.1")));
+        });
+        proxy.addInterceptor(new ProxyInterceptor() {
+            @Override
+            public Future<ProxyResponse> handleProxyRequest(ProxyContext context) {
+                HttpServerRequest in = context.request().proxiedRequest();
+                String client = in.remoteAddress() == null ? "unknown" : in.remoteAddress().hostAddress();
+                String prior = in.getHeader("x-forwarded-for");
+                context.request().headers().set("x-forwarded-for", prior == null ? client : prior + ", " + client);
+                context.request().headers().set("x-forwarded-proto", "http");
+                if (in.getHeader("x-forwarded-host") == null && in.authority() != null) {
+                    context.request().headers().set("x-forwarded-host", in.authority().toString());
+                }
+                return context.sendRequest();
+            }
+        });
+        HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port))
+                .requestHandler(req -> {
+                    Route route = route(routes, req.path());
+                    if (route == null || !servicePorts.containsKey(route.service())) {
+                        req.response().setStatusCode(404).putHeader("content-type", "application/json")
+                                .end("{\"success\":false,\"error\":{\"code\":\"not_found\",\"message\":\"no such resource\"}}");
+                        return;
+                    }
+                    proxy.handle(req);
+                });
+        try {
+            server.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            vertx.close();
+            throw new IllegalStateException("gateway cannot listen on " + port + ": " + e.getMessage(), e);
+        }
+        return new Gateway(vertx, server);
+    }
+
+    static Route route(List<Route> routes, String path) {
+        if (path == null) {
+            return null;
+        }
+        for (Route r : routes) {
+            if (r.matches(path)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    public int port() {
+        return server.actualPort();
+    }
+
+    @Override
+    public void close() {
+        try {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            // closing anyway
+        }
+    }
+}

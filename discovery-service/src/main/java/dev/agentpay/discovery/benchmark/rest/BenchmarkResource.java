@@ -1,0 +1,57 @@
+package dev.agentpay.discovery.benchmark.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentpay.commons.auth.AdminOnly;
+import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.discovery.benchmark.service.BenchmarkService;
+import dev.agentpay.discovery.documents.domain.StaticDocument;
+import dev.agentpay.discovery.documents.rest.DocumentResource;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/** Publishing benchmarks (admin) and serving their raw logs (public, immutable by id). */
+@Path("/disco/benchmark")
+public class BenchmarkResource {
+
+    private static final Pattern ID = Pattern.compile("bm_[0-9a-f]{32}");
+
+    @Inject
+    BenchmarkService service;
+
+    @POST
+    @Path("publish")
+    @AdminOnly
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<Response> publish(JsonNode doc) {
+        return service.publish(doc).map(p -> Response.status(201)
+                .entity(Map.of("success", true, "data", Map.of("id", p.id(), "score", p.score(), "meets_floor", p.meetsFloor(),
+                        "benchmark_url", p.benchmarkUrl(), "raw_logs_url", p.rawLogsUrl())))
+                .build());
+    }
+
+    @GET
+    @Path("raw/{id}.jsonl")
+    public Uni<Response> raw(@PathParam("id") String id, @HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
+        if (!ID.matcher(id).matches()) {
+            throw ApiException.notFound("benchmark_not_found", "no benchmark with that id");
+        }
+        return service.rawLogs(id).map(o -> o
+                .map(s -> DocumentResource.answer(StaticDocument.of(s.getBytes(StandardCharsets.UTF_8), "application/x-ndjson",
+                        StaticDocument.IMMUTABLE), inm))
+                .orElseThrow(() -> ApiException.notFound("benchmark_not_found", "no benchmark " + id)));
+    }
+}

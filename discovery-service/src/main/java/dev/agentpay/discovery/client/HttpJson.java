@@ -1,0 +1,81 @@
+package dev.agentpay.discovery.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.client.WebClientOptions;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.ext.web.client.HttpRequest;
+import io.vertx.mutiny.ext.web.client.HttpResponse;
+import io.vertx.mutiny.ext.web.client.WebClient;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+/** The shared non-blocking HTTP client of the service wrappers; parses JSON answers leniently. */
+@ApplicationScoped
+public class HttpJson {
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    ObjectMapper mapper;
+
+    private volatile WebClient client;
+
+    WebClient client() {
+        if (client == null) {
+            synchronized (this) {
+                if (client == null) {
+                    client = WebClient.create(vertx, new WebClientOptions()
+                            .setConnectTimeout(3000)
+                            .setKeepAlive(true)
+                            .setMaxPoolSize(50)
+                            .setUserAgent("agentpay-discovery-service"));
+                }
+            }
+        }
+        return client;
+    }
+
+    @PreDestroy
+    void close() {
+        if (client != null) {
+            client.close();
+        }
+    }
+
+    public HttpRequest<io.vertx.mutiny.core.buffer.Buffer> request(io.vertx.core.http.HttpMethod method, String absoluteUrl) {
+        return client().requestAbs(method, absoluteUrl);
+    }
+
+    public UpstreamResponse toResponse(HttpResponse<io.vertx.mutiny.core.buffer.Buffer> r) {
+        JsonNode body = null;
+        io.vertx.mutiny.core.buffer.Buffer b = r.body();
+        if (b != null && b.length() > 0) {
+            try {
+                body = mapper.readTree(b.getBytes());
+            } catch (Exception e) {
+                body = null;
+            }
+        }
+        return new UpstreamResponse(r.statusCode(), body);
+    }
+
+    public Uni<UpstreamResponse> send(HttpRequest<io.vertx.mutiny.core.buffer.Buffer> req, Object jsonBody) {
+        Uni<HttpResponse<io.vertx.mutiny.core.buffer.Buffer>> call;
+        if (jsonBody == null) {
+            call = req.send();
+        } else {
+            try {
+                call = req.putHeader("content-type", "application/json")
+                        .sendBuffer(io.vertx.mutiny.core.buffer.Buffer.newInstance(Buffer.buffer(mapper.writeValueAsBytes(jsonBody))));
+            } catch (Exception e) {
+                return Uni.createFrom().failure(e);
+            }
+        }
+        return call.map(this::toResponse);
+    }
+}

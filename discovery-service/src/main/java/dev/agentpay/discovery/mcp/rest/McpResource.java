@@ -1,0 +1,89 @@
+package dev.agentpay.discovery.mcp.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.discovery.mcp.domain.McpProtocol;
+import dev.agentpay.discovery.mcp.service.McpService;
+import dev.agentpay.discovery.mcp.service.OriginGuard;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.HostAndPort;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * {@code /disco/mcp}: MCP's streamable HTTP transport, answering each POST with one JSON body (the
+ * transport lets a server choose JSON over an SSE stream) and never opening a server-initiated
+ * stream, hence 405 for GET and DELETE (there is no session to delete).
+ */
+@Path("/disco/mcp")
+public class McpResource {
+
+    @Inject
+    McpService mcp;
+
+    @Inject
+    OriginGuard guard;
+
+    @Inject
+    ObjectMapper mapper;
+
+    @POST
+    @Consumes(MediaType.WILDCARD)
+    public Uni<Response> post(String body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+            @HeaderParam("Origin") String origin, @Context HttpServerRequest request) {
+        // HTTP/1.1 Host or HTTP/2 :authority, whichever the client sent
+        HostAndPort authority = request.authority();
+        String refusal = guard.refusal(origin, authority == null ? null : authority.host());
+        if (refusal != null) {
+            return Uni.createFrom().item(rpcError(403, McpProtocol.TRANSPORT_REFUSED, "Forbidden: " + refusal));
+        }
+        if (contentType == null || !contentType.toLowerCase().startsWith(MediaType.APPLICATION_JSON)) {
+            return Uni.createFrom().item(rpcError(415, McpProtocol.INVALID_REQUEST, "Unsupported Media Type: send application/json"));
+        }
+        JsonNode msg;
+        try {
+            msg = body == null || body.isBlank() ? null : mapper.readTree(body);
+        } catch (Exception e) {
+            msg = null;
+        }
+        if (msg == null) {
+            return Uni.createFrom().item(rpcError(400, McpProtocol.PARSE_ERROR, "Parse error: the body is not one JSON value"));
+        }
+        return mcp.handle(msg).map(answer -> answer
+                .map(a -> Response.status(a.has("error") && a.get("error").get("code").asInt() == McpProtocol.INVALID_REQUEST ? 400 : 200)
+                        .type(MediaType.APPLICATION_JSON_TYPE).entity(a).build())
+                .orElseGet(() -> Response.accepted().build()));
+    }
+
+    @GET
+    public Response get() {
+        return notAllowed();
+    }
+
+    @DELETE
+    public Response delete() {
+        return notAllowed();
+    }
+
+    private Response notAllowed() {
+        return Response.fromResponse(rpcError(405, McpProtocol.TRANSPORT_REFUSED,
+                "Method Not Allowed: this stateless server answers POST only (no server-initiated stream, no session)"))
+                .header(HttpHeaders.ALLOW, "POST").build();
+    }
+
+    private Response rpcError(int status, int code, String message) {
+        ObjectNode e = mcp.error(null, code, message);
+        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(e).build();
+    }
+}

@@ -1,0 +1,209 @@
+package dev.agentpay.discovery.mcp.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.discovery.catalog.domain.Catalog;
+import dev.agentpay.discovery.client.InvoiceServiceClient;
+import dev.agentpay.discovery.client.MandateServiceClient;
+import dev.agentpay.discovery.client.UpstreamResponse;
+import dev.agentpay.discovery.client.UpstreamUnavailableException;
+import dev.agentpay.discovery.documents.domain.DocumentPaths;
+import dev.agentpay.discovery.documents.service.DocumentStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.util.List;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs one MCP tool: validates the arguments against the tool's published schema, calls the wrapped
+ * endpoint of the owning service, and turns the answer into a {@code CallToolResult} whose
+ * {@code structuredContent} is mirrored as JSON in the first text block. Every failure is an
+ * {@code isError} result with a readable reason, never a transport error.
+ */
+@ApplicationScoped
+public class ToolExecutor {
+
+    private static final Logger LOG = Logger.getLogger(ToolExecutor.class);
+
+    @Inject
+    Catalog catalog;
+
+    @Inject
+    ObjectMapper mapper;
+
+    @Inject
+    DocumentStore store;
+
+    @Inject
+    MandateServiceClient mandates;
+
+    @Inject
+    InvoiceServiceClient invoices;
+
+    public Uni<ObjectNode> call(ObjectNode tool, ObjectNode args) {
+        String name = tool.get("name").asText();
+        List<String> problems = ArgumentValidator.problems(tool.get("inputSchema"), args);
+        if (!problems.isEmpty()) {
+            ObjectNode s = error("invalid_arguments", String.join("; ", problems));
+            return Uni.createFrom().item(failure("Invalid arguments for " + name + ": " + String.join("; ", problems), s));
+        }
+        Uni<ObjectNode> result = switch (name) {
+            case "service_get_pricing" -> document(DocumentPaths.section(DocumentPaths.PRICING));
+            case "service_get_trust_signals" -> document(DocumentPaths.section(DocumentPaths.TRUST_SIGNALS));
+            case "service_query_mandate" -> queryMandate(args.get("mandate_id").asText());
+            case "service_dispute_open" -> disputeOpen(args);
+            case "service_create_invoice" -> x402(tool, "/api/x402/invoice", args);
+            case "service_settle_invoice" -> x402(tool, "/api/x402/settle", args);
+            default -> Uni.createFrom().item(failure("Tool " + name + " has no implementation", error("not_implemented", name)));
+        };
+        return result.onFailure(UpstreamUnavailableException.class).recoverWithItem(e -> {
+            UpstreamUnavailableException u = (UpstreamUnavailableException) e;
+            LOG.warnf("tool %s: %s", name, u.getMessage());
+            return failure(u.service() + " is unavailable or did not answer in time; retry later",
+                    error("upstream_unavailable", u.service() + " did not answer"));
+        });
+    }
+
+    /** Parsed documents by path, reused while their ETag is unchanged (they are never mutated). */
+    private final java.util.Map<String, java.util.Map.Entry<String, ObjectNode>> parsed = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private Uni<ObjectNode> document(String path) {
+        return Uni.createFrom().item(() -> store.get(path)
+                .map(d -> {
+                    var cached = parsed.get(path);
+                    if (cached == null || !cached.getKey().equals(d.etag())) {
+                        try {
+                            cached = java.util.Map.entry(d.etag(), (ObjectNode) mapper.readTree(d.body()));
+                        } catch (IOException e) {
+                            throw new IllegalStateException(e);
+                        }
+                        parsed.put(path, cached);
+                    }
+                    return success(cached.getValue());
+                })
+                .orElseGet(() -> failure("The document " + path + " is not available yet; retry shortly", error("not_ready", path))));
+    }
+
+    private Uni<ObjectNode> queryMandate(String id) {
+        return mandates.publicMandate(id).map(r -> {
+            if (r.ok()) {
+                return success(unwrap(r.body()));
+            }
+            if (r.status() == 404) {
+                return failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
+            }
+            return refused(MandateServiceClient.SERVICE, r);
+        });
+    }
+
+    private Uni<ObjectNode> disputeOpen(ObjectNode args) {
+        String id = args.get("mandate_id").asText();
+        return mandates.dispute(id, args.get("api_key").asText(), args.get("reason").asText(), "mcp:service_dispute_open")
+                .map(r -> {
+                    if (r.ok()) {
+                        ObjectNode data = unwrap(r.body());
+                        if (!data.has("mandate_id") && !data.has("id")) {
+                            data.put("mandate_id", id);
+                        }
+                        if (!data.has("state") && !data.has("status")) {
+                            data.put("state", "disputed");
+                        }
+                        return success(data);
+                    }
+                    return switch (r.status()) {
+                        case 401 -> failure("The api_key was refused by mandate-service (missing, invalid or revoked)", upstreamError(r, "unauthorized"));
+                        case 404 -> failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
+                        case 409 -> failure("Mandate " + id + " cannot be disputed in its current state (only signed_by_both or in_progress)",
+                                upstreamError(r, "invalid_transition"));
+                        default -> refused(MandateServiceClient.SERVICE, r);
+                    };
+                });
+    }
+
+    private Uni<ObjectNode> x402(ObjectNode tool, String path, ObjectNode args) {
+        ObjectNode body = args.deepCopy();
+        JsonNode payment = body.remove("x_payment");
+        String proof = payment == null || payment.isNull() ? null : payment.asText();
+        return invoices.x402(path, body, proof).map(r -> {
+            if (r.ok()) {
+                return success(r.body() != null && r.body().isObject() ? (ObjectNode) r.body() : wrap(r.body()));
+            }
+            if (r.status() == 402) {
+                // x402's MCP convention: the PaymentRequired object itself is the structured error
+                ObjectNode required = r.body() != null && r.body().isObject() ? (ObjectNode) r.body() : error("payment_required", "payment required");
+                String price = catalog.priceOf(tool).map(p -> p.amount() + " " + p.currency()).orElse("a payment");
+                String why = required.path("error").isTextual() ? " (" + required.get("error").asText() + ")" : "";
+                String reason = (proof == null
+                        ? "Payment required: this call costs " + price + ". Pay one of accepts[] and call again with the base64 proof in x_payment."
+                        : "The payment in x_payment was not accepted" + why + ". Pay one of accepts[] and call again.");
+                return failure(reason, required);
+            }
+            return refused(InvoiceServiceClient.SERVICE, r);
+        });
+    }
+
+    // ---- results ----------------------------------------------------------------------------------
+
+    ObjectNode success(ObjectNode structured) {
+        ObjectNode r = mapper.createObjectNode();
+        r.putArray("content").addObject().put("type", "text").put("text", structured.toString());
+        r.set("structuredContent", structured);
+        r.put("isError", false);
+        return r;
+    }
+
+    ObjectNode failure(String reason, JsonNode structured) {
+        ObjectNode r = mapper.createObjectNode();
+        var content = r.putArray("content");
+        content.addObject().put("type", "text").put("text", structured.toString());
+        content.addObject().put("type", "text").put("text", reason);
+        r.set("structuredContent", structured);
+        r.put("isError", true);
+        return r;
+    }
+
+    private ObjectNode refused(String service, UpstreamResponse r) {
+        if (r.status() >= 500) {
+            return failure(service + " failed (HTTP " + r.status() + "); retry later", upstreamError(r, "upstream_error"));
+        }
+        ObjectNode s = upstreamError(r, "refused");
+        return failure(service + " refused the call (HTTP " + r.status() + "): " + s.path("error").path("message").asText(), s);
+    }
+
+    /** The upstream's error envelope when it sent one, else a generic one; always with the HTTP status. */
+    private ObjectNode upstreamError(UpstreamResponse r, String fallbackCode) {
+        JsonNode e = r.body() == null ? null : r.body().get("error");
+        ObjectNode out;
+        if (e != null && e.isObject() && e.has("code")) {
+            out = mapper.createObjectNode();
+            out.set("error", e.deepCopy());
+        } else {
+            out = error(fallbackCode, "HTTP " + r.status());
+        }
+        ((ObjectNode) out.get("error")).put("status", r.status());
+        return out;
+    }
+
+    private ObjectNode error(String code, String message) {
+        ObjectNode s = mapper.createObjectNode();
+        s.putObject("error").put("code", code).put("message", message);
+        return s;
+    }
+
+    /** The {@code data} of a {@code {success, data}} envelope, else the body itself. */
+    private ObjectNode unwrap(JsonNode body) {
+        if (body != null && body.isObject() && body.path("data").isObject()) {
+            return ((ObjectNode) body.get("data")).deepCopy();
+        }
+        return body != null && body.isObject() ? ((ObjectNode) body).deepCopy() : wrap(body);
+    }
+
+    private ObjectNode wrap(JsonNode body) {
+        ObjectNode o = mapper.createObjectNode();
+        o.set("result", body == null ? mapper.nullNode() : body);
+        return o;
+    }
+}

@@ -1,0 +1,66 @@
+package dev.agentpay.discovery.trust.service;
+
+import dev.agentpay.discovery.config.DiscoveryConfig;
+import dev.agentpay.discovery.documents.domain.DocumentPaths;
+import dev.agentpay.discovery.documents.service.DocumentService;
+import dev.agentpay.discovery.documents.service.DocumentStore;
+import dev.agentpay.discovery.trust.repository.TrustCounterRepository;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.jboss.logging.Logger;
+
+/**
+ * Rebuilds the trust_signals section from the counters: at start and on the nightly cron, so the
+ * published figures (and their ETag) stay stable during the day, as the spec describes.
+ */
+@ApplicationScoped
+public class TrustSignalsService {
+
+    private static final Logger LOG = Logger.getLogger(TrustSignalsService.class);
+
+    @Inject
+    TrustCounterRepository counters;
+
+    @Inject
+    DocumentService documents;
+
+    @Inject
+    DocumentStore store;
+
+    @Inject
+    DiscoveryConfig config;
+
+    void onStart(@Observes StartupEvent ev) {
+        // publish zeros at once so the section is never missing; then the real counts
+        store.put(DocumentPaths.section(DocumentPaths.TRUST_SIGNALS),
+                documents.json(documents.trustSignals(0, 0, 0, 0, partnerships(), Instant.EPOCH)));
+        rebuild().onFailure().retry().withBackOff(Duration.ofSeconds(1), Duration.ofSeconds(30)).atMost(20)
+                .subscribe().with(c -> { }, e -> LOG.error("trust signals could not be rebuilt at start", e));
+    }
+
+    @Scheduled(cron = "${discovery.trust-signals-cron:0 0 3 * * ?}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> nightly() {
+        return rebuild().replaceWithVoid();
+    }
+
+    /** Reads the counters and republishes the section; emits the counts published. */
+    public Uni<TrustCounterRepository.Counts> rebuild() {
+        return counters.counts().invoke(c -> {
+            store.put(DocumentPaths.section(DocumentPaths.TRUST_SIGNALS), documents.json(documents.trustSignals(
+                    c.drsReceiptsIssued(), c.mandatesAnchored(), c.anchoredTransitions(), c.invoicesSettled(),
+                    partnerships(), Instant.now())));
+            LOG.infof("trust signals rebuilt: %s", c);
+        });
+    }
+
+    private List<String> partnerships() {
+        return config.partnerships().orElse(List.of());
+    }
+}

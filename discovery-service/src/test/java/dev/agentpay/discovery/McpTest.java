@@ -1,0 +1,289 @@
+package dev.agentpay.discovery;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.emptyOrNullString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.discovery.testing.UpstreamStub;
+import dev.agentpay.discovery.testing.UpstreamStubResource;
+import dev.agentpay.localstack.testing.KafkaTestResource;
+import dev.agentpay.localstack.testing.PostgresTestResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import java.util.Base64;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The MCP tool server over its real HTTP surface, with real HTTP servers standing in for the wrapped services. */
+@QuarkusTest
+@WithTestResource(PostgresTestResource.class)
+@WithTestResource(KafkaTestResource.class)
+@WithTestResource(UpstreamStubResource.class)
+class McpTest {
+
+    static final ObjectMapper M = new ObjectMapper();
+
+    static Response rpc(String body) {
+        return given().contentType("application/json").accept("application/json, text/event-stream").body(body).post("/disco/mcp");
+    }
+
+    static JsonNode call(String tool, Map<String, ?> args) throws Exception {
+        ObjectNode req = M.createObjectNode().put("jsonrpc", "2.0").put("id", "c-1").put("method", "tools/call");
+        req.putObject("params").put("name", tool).set("arguments", M.valueToTree(args));
+        Response r = rpc(req.toString());
+        r.then().statusCode(200).header("Mcp-Session-Id", nullValue());
+        JsonNode out = M.readTree(r.asString());
+        assertThat(out.get("id").asText()).isEqualTo("c-1");
+        JsonNode result = out.get("result");
+        assertThat(result).as("result of %s: %s", tool, out).isNotNull();
+        // structuredContent is always mirrored, as JSON, in the first text block
+        assertThat(result.path("content").get(0).path("type").asText()).isEqualTo("text");
+        assertThat(M.readTree(result.path("content").get(0).path("text").asText())).isEqualTo(result.get("structuredContent"));
+        return result;
+    }
+
+    @Test
+    void toolsListWorksWithoutInitializeOrSession() throws Exception {
+        Response r = rpc("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\",\"params\":{}}");
+        r.then().statusCode(200).contentType("application/json").header("Mcp-Session-Id", nullValue())
+                .body("id", equalTo(7)).body("result.tools.size()", equalTo(6));
+        JsonNode tools = M.readTree(r.asString()).path("result").path("tools");
+        for (JsonNode t : tools) {
+            assertThat(t.path("name").asText()).startsWith("service_");
+            assertThat(t.path("description").asText()).isNotBlank();
+            assertThat(t.path("inputSchema").path("type").asText()).isEqualTo("object");
+            assertThat(t.path("annotations").isObject()).isTrue();
+        }
+    }
+
+    @Test
+    void eachToolsInputSchemaEqualsTheSchemaItsSectionPublishes() throws Exception {
+        JsonNode tools = M.readTree(rpc("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}").asString()).path("result").path("tools");
+        JsonNode manifest = M.readTree(given().get("/.well-known/disco.json").asString());
+        int compared = 0;
+        for (JsonNode section : manifest.get("sections")) {
+            JsonNode doc = M.readTree(given().get("/disco/sections/" + section.get("name").asText() + ".json").asString());
+            for (JsonNode published : doc.get("mcp_tools")) {
+                JsonNode listed = null;
+                for (JsonNode t : tools) {
+                    if (t.get("name").equals(published.get("name"))) {
+                        listed = t;
+                    }
+                }
+                assertThat(listed).as(published.get("name").asText()).isNotNull();
+                assertThat(listed.get("inputSchema")).isEqualTo(published.get("inputSchema"));
+                assertThat(listed.get("outputSchema")).isEqualTo(published.get("outputSchema"));
+                assertThat(listed.get("description")).isEqualTo(published.get("description"));
+                compared++;
+            }
+        }
+        assertThat(compared).isEqualTo(tools.size());
+    }
+
+    @Test
+    void initializeAndPingWork() {
+        rpc("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}")
+                .then().statusCode(200).header("Mcp-Session-Id", nullValue())
+                .body("result.protocolVersion", equalTo("2025-06-18"))
+                .body("result.capabilities.tools.listChanged", equalTo(false))
+                .body("result.serverInfo.name", equalTo("agentpay-discovery"));
+        rpc("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"1999-01-01\"}}")
+                .then().statusCode(200).body("result.protocolVersion", equalTo("2025-11-25"));
+        rpc("{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":\"ping\"}").then().statusCode(200).body("id", equalTo("p"))
+                .body("result", equalTo(Map.of()));
+    }
+
+    @Test
+    void notificationsAndResponsesAreAccepted() {
+        rpc("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").then().statusCode(202).body(emptyOrNullString());
+        rpc("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":1}}").then().statusCode(202);
+        rpc("{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}").then().statusCode(202);
+    }
+
+    @Test
+    void getAndDeleteAre405() {
+        given().accept("text/event-stream").get("/disco/mcp").then().statusCode(405).header("Allow", "POST")
+                .body("error.code", equalTo(-32000));
+        given().delete("/disco/mcp").then().statusCode(405);
+    }
+
+    @Test
+    void foreignOriginOrHostIsRefused() {
+        String list = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}";
+        given().contentType("application/json").header("Origin", "http://evil.example").body(list).post("/disco/mcp")
+                .then().statusCode(403).body("error.code", equalTo(-32000));
+        given().contentType("application/json").header("Host", "evil.example").body(list).post("/disco/mcp")
+                .then().statusCode(403);
+        given().contentType("application/json").header("Host", "evil.example").header("Origin", "http://evil.example")
+                .body(list).post("/disco/mcp").then().statusCode(403);
+        // the platform's own origin and local tools pass
+        given().contentType("application/json").header("Origin", UpstreamStubResource.stub().url()).body(list).post("/disco/mcp")
+                .then().statusCode(200);
+        given().contentType("application/json").header("Origin", "http://localhost:6274").body(list).post("/disco/mcp")
+                .then().statusCode(200);
+    }
+
+    @Test
+    void malformedMessagesAreJsonRpcErrors() {
+        rpc("{not json").then().statusCode(400).body("error.code", equalTo(-32700)).body("id", nullValue());
+        rpc("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]").then().statusCode(400).body("error.code", equalTo(-32600));
+        rpc("{\"id\":1,\"method\":\"ping\"}").then().statusCode(400).body("error.code", equalTo(-32600));
+        rpc("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/list\"}").then().statusCode(200)
+                .body("error.code", equalTo(-32601)).body("id", equalTo(2));
+        rpc("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"no_such_tool\"}}").then().statusCode(200)
+                .body("error.code", equalTo(-32602));
+        rpc("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"service_get_pricing\",\"arguments\":[1]}}")
+                .then().body("error.code", equalTo(-32602));
+        given().contentType("text/plain").body("{}").post("/disco/mcp").then().statusCode(415);
+    }
+
+    @Test
+    void pricingAndTrustSignalToolsReturnTheirSections() throws Exception {
+        JsonNode pricing = call("service_get_pricing", Map.of());
+        assertThat(pricing.get("isError").asBoolean()).isFalse();
+        assertThat(pricing.get("structuredContent")).isEqualTo(M.readTree(given().get("/disco/sections/pricing.json").asString()));
+        JsonNode trust = call("service_get_trust_signals", Map.of());
+        assertThat(trust.get("structuredContent").path("metrics").has("drs_receipts_issued")).isTrue();
+    }
+
+    @Test
+    void queryMandateWrapsThePublicView() throws Exception {
+        String id = UpstreamStubResource.stub().mandate("signed_by_both");
+        JsonNode r = call("service_query_mandate", Map.of("mandate_id", id));
+        assertThat(r.get("isError").asBoolean()).isFalse();
+        assertThat(r.at("/structuredContent/id").asText()).isEqualTo(id);
+        assertThat(r.at("/structuredContent/state").asText()).isEqualTo("signed_by_both");
+        JsonNode missing = call("service_query_mandate", Map.of("mandate_id", "mnd_00000000-0000-4000-8000-000000000000"));
+        assertThat(missing.get("isError").asBoolean()).isTrue();
+        assertThat(missing.at("/content/1/text").asText()).contains("not found");
+        assertThat(missing.at("/structuredContent/error/code").asText()).isEqualTo("mandate_not_found");
+        JsonNode bad = call("service_query_mandate", Map.of("mandate_id", "../admin"));
+        assertThat(bad.get("isError").asBoolean()).isTrue();
+        assertThat(bad.at("/structuredContent/error/code").asText()).isEqualTo("invalid_arguments");
+    }
+
+    @Test
+    void disputeNeedsApiKeyAndAReasonOfTenCharacters() throws Exception {
+        UpstreamStub stub = UpstreamStubResource.stub();
+        String id = stub.mandate("signed_by_both");
+        int before = stub.seen("POST", "/v1/mandates/" + id + "/dispute").size();
+
+        JsonNode noKey = call("service_dispute_open", Map.of("mandate_id", id, "reason", "work was never delivered"));
+        assertThat(noKey.get("isError").asBoolean()).isTrue();
+        assertThat(noKey.at("/content/1/text").asText()).contains("api_key: is required");
+
+        JsonNode shortReason = call("service_dispute_open", Map.of("mandate_id", id, "reason", "too short", "api_key", UpstreamStub.API_KEY));
+        assertThat(shortReason.get("isError").asBoolean()).isTrue();
+        assertThat(shortReason.at("/content/1/text").asText()).contains("reason: must be at least 10 characters");
+        // refused arguments never reach mandate-service
+        assertThat(stub.seen("POST", "/v1/mandates/" + id + "/dispute")).hasSize(before);
+
+        JsonNode wrongKey = call("service_dispute_open", Map.of("mandate_id", id, "reason", "work was never delivered",
+                "api_key", "sk_" + "00".repeat(32)));
+        assertThat(wrongKey.get("isError").asBoolean()).isTrue();
+        assertThat(wrongKey.at("/structuredContent/error/code").asText()).isEqualTo("unauthorized");
+
+        JsonNode ok = call("service_dispute_open", Map.of("mandate_id", id, "reason", "work was never delivered", "api_key", UpstreamStub.API_KEY));
+        assertThat(ok.get("isError").asBoolean()).as(ok.toString()).isFalse();
+        assertThat(ok.at("/structuredContent/status").asText()).isEqualTo("disputed");
+        UpstreamStub.Seen sent = stub.seen("POST", "/v1/mandates/" + id + "/dispute").get(stub.seen("POST", "/v1/mandates/" + id + "/dispute").size() - 1);
+        assertThat(sent.headers().get("X-api-key")).containsExactly(UpstreamStub.API_KEY);
+        JsonNode body = M.readTree(sent.body());
+        assertThat(body.get("reason").asText()).isEqualTo("work was never delivered");
+        assertThat(body.get("triggered_by").asText()).isNotBlank();
+
+        JsonNode again = call("service_dispute_open", Map.of("mandate_id", id, "reason", "work was never delivered", "api_key", UpstreamStub.API_KEY));
+        assertThat(again.get("isError").asBoolean()).isTrue();
+        assertThat(again.at("/content/1/text").asText()).contains("cannot be disputed");
+        assertThat(again.at("/structuredContent/error/code").asText()).isEqualTo("invalid_transition");
+    }
+
+    @Test
+    void x402ToolsWithoutPaymentReturnThePaymentRequiredObject() throws Exception {
+        JsonNode r = call("service_create_invoice", Map.of("issuer", "seller", "recipient", "buyer", "email", "b@example.com", "amount", 0.01));
+        assertThat(r.get("isError").asBoolean()).isTrue();
+        JsonNode pr = r.get("structuredContent");
+        assertThat(pr.get("x402Version").asInt()).isEqualTo(1);
+        assertThat(pr.get("error").asText()).isNotBlank();
+        assertThat(pr.at("/accepts/0/maxAmountRequired").asText()).isEqualTo("10000");
+        assertThat(r.at("/content/1/text").asText()).contains("0.01 USDC").contains("x_payment");
+
+        JsonNode s = call("service_settle_invoice", Map.of("invoice_id", "6f1c2b1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b"));
+        assertThat(s.get("isError").asBoolean()).isTrue();
+        assertThat(s.at("/structuredContent/accepts/0/maxAmountRequired").asText()).isEqualTo("5000");
+
+        JsonNode badId = call("service_settle_invoice", Map.of("invoice_id", "nope"));
+        assertThat(badId.at("/structuredContent/error/code").asText()).isEqualTo("invalid_arguments");
+    }
+
+    @Test
+    void x402ToolsForwardThePaymentAndReturnTheResult() throws Exception {
+        UpstreamStub stub = UpstreamStubResource.stub();
+        ObjectNode payment = M.createObjectNode().put("x402Version", 1).put("scheme", "exact").put("network", "base");
+        payment.putObject("payload").put("signature", "0x" + "ab".repeat(65)).putObject("authorization")
+                .put("from", "0x2222222222222222222222222222222222222222").put("to", UpstreamStub.PAY_TO).put("value", "10000")
+                .put("validAfter", "0").put("validBefore", "9999999999").put("nonce", "0x" + "00".repeat(32));
+        String proof = Base64.getEncoder().encodeToString(payment.toString().getBytes());
+        JsonNode r = call("service_create_invoice", Map.of("issuer", "seller", "description", "report", "x_payment", proof));
+        assertThat(r.get("isError").asBoolean()).as(r.toString()).isFalse();
+        assertThat(r.at("/structuredContent/capability").asText()).isEqualTo("invoice");
+        assertThat(r.at("/structuredContent/result/status").asText()).isEqualTo("PENDING");
+        UpstreamStub.Seen sent = stub.seen("POST", "/api/x402/invoice").get(stub.seen("POST", "/api/x402/invoice").size() - 1);
+        assertThat(sent.headers().get("X-payment")).containsExactly(proof);
+        assertThat(M.readTree(sent.body()).has("x_payment")).isFalse();
+
+        // a payment for the wrong amount is refused with fresh requirements
+        JsonNode wrong = call("service_settle_invoice", Map.of("invoice_id", "6f1c2b1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b", "x_payment", proof));
+        assertThat(wrong.get("isError").asBoolean()).isTrue();
+        assertThat(wrong.at("/content/1/text").asText()).contains("not accepted");
+        assertThat(wrong.at("/structuredContent/accepts/0/maxAmountRequired").asText()).isEqualTo("5000");
+    }
+
+    @Test
+    void anUnavailableServiceIsAReadableToolError() throws Exception {
+        UpstreamStub stub = UpstreamStubResource.stub();
+        stub.invoiceDown = true;
+        try {
+            JsonNode r = call("service_create_invoice", Map.of());
+            assertThat(r.get("isError").asBoolean()).isTrue();
+            assertThat(r.at("/structuredContent/error/status").asInt()).isEqualTo(503);
+            assertThat(r.at("/content/1/text").asText()).contains("invoice-service");
+        } finally {
+            stub.invoiceDown = false;
+        }
+    }
+
+    @Test
+    void runnableSectionExamplesSucceedAsDescribed() throws Exception {
+        JsonNode manifest = M.readTree(given().get("/.well-known/disco.json").asString());
+        int ran = 0;
+        for (JsonNode section : manifest.get("sections")) {
+            JsonNode doc = M.readTree(given().get("/disco/sections/" + section.get("name").asText() + ".json").asString());
+            for (JsonNode tool : doc.get("mcp_tools")) {
+                for (JsonNode ex : tool.get("examples")) {
+                    if (!ex.get("runnable_as_is").asBoolean()) {
+                        continue;
+                    }
+                    JsonNode out = M.readTree(rpc(ex.get("request").toString()).then().statusCode(200).extract().asString());
+                    JsonNode result = out.get("result");
+                    String expect = ex.get("expect").asText();
+                    if (expect.contains("PaymentRequired")) {
+                        assertThat(result.get("isError").asBoolean()).isTrue();
+                        assertThat(result.at("/structuredContent/accepts").isArray()).isTrue();
+                    } else {
+                        assertThat(result.get("isError").asBoolean()).as(tool.get("name") + ": " + out).isFalse();
+                    }
+                    ran++;
+                }
+            }
+        }
+        assertThat(ran).isGreaterThanOrEqualTo(4);
+    }
+}

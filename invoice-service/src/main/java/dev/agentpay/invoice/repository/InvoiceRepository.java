@@ -1,0 +1,171 @@
+package dev.agentpay.invoice.repository;
+
+import dev.agentpay.invoice.domain.Invoice;
+import dev.agentpay.invoice.domain.InvoiceStatus;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/** Invoices and their payable-amount reservations, in raw reactive SQL (callers pass their transaction). */
+@ApplicationScoped
+public class InvoiceRepository {
+
+    private static final String COLUMNS = "id, invoice_number, partner_id, status, amount, currency, customer_email,"
+            + " customer_name, description, chain, network_id, payment_address, usdc_address, payable_atomic, memo,"
+            + " tx_hash, settlement_block_number, settlement_source, settlement_transfer_id, paid_atomic, payer_address,"
+            + " settled_at, created_at";
+
+    public Uni<Long> nextNumber(SqlClient c) {
+        return c.query("select nextval('invoice_number_seq')").execute()
+                .map(rs -> rs.iterator().next().getLong(0));
+    }
+
+    public Uni<Void> insert(SqlClient c, Invoice i) {
+        return c.preparedQuery("insert into invoice (" + COLUMNS + ", updated_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
+                        + " $10, $11, $12, $13, $14, $15, null, null, null, null, null, null, null, $16, $16)")
+                .execute(Tuple.tuple(List.of(i.id(), i.invoiceNumber(), i.partnerId(), i.status().name(), i.amount(),
+                        i.currency()))
+                        .addString(i.customerEmail()).addString(i.customerName()).addString(i.description())
+                        .addString(i.chain()).addString(i.networkId()).addString(i.paymentAddress())
+                        .addString(i.usdcAddress()).addBigDecimal(new BigDecimal(i.payableAtomic()))
+                        .addString(i.memo()).addOffsetDateTime(ts(i.createdAt())))
+                .replaceWithVoid();
+    }
+
+    public Uni<Invoice> findForPartner(SqlClient c, String partnerId, UUID id) {
+        return c.preparedQuery("select " + COLUMNS + " from invoice where id = $1 and partner_id = $2")
+                .execute(Tuple.of(id, partnerId)).map(InvoiceRepository::first);
+    }
+
+    public Uni<Invoice> lock(SqlClient c, UUID id) {
+        return c.preparedQuery("select " + COLUMNS + " from invoice where id = $1 for update")
+                .execute(Tuple.of(id)).map(InvoiceRepository::first);
+    }
+
+    public Uni<Invoice> lockByMemo(SqlClient c, String chain, String memo) {
+        return c.preparedQuery("select " + COLUMNS + " from invoice where chain = $1 and memo = $2 for update")
+                .execute(Tuple.of(chain, memo)).map(InvoiceRepository::first);
+    }
+
+    /** A partner's invoices, newest first, strictly before {@code beforeNumber} when given. */
+    public Uni<List<Invoice>> page(SqlClient c, String partnerId, Long beforeNumber, InvoiceStatus status, int limit) {
+        return c.preparedQuery("select " + COLUMNS + " from invoice where partner_id = $1"
+                        + " and ($2::bigint is null or invoice_number < $2) and ($3::varchar is null or status = $3)"
+                        + " order by invoice_number desc limit $4")
+                .execute(Tuple.of(partnerId, beforeNumber, status == null ? null : status.name(), limit))
+                .map(rs -> {
+                    List<Invoice> out = new ArrayList<>();
+                    rs.forEach(r -> out.add(map(r)));
+                    return out;
+                });
+    }
+
+    /** Payable amounts in {@code [from, to)} that an invoice holds now (pending, or settled after {@code cutoff}). */
+    public Uni<Set<BigInteger>> heldPayables(SqlClient c, String chain, BigInteger from, BigInteger to, Instant cutoff) {
+        return c.preparedQuery("select payable_atomic from payable_reservation where chain = $1 and payable_atomic >= $2"
+                        + " and payable_atomic < $3 and (released_at is null or released_at >= $4)")
+                .execute(Tuple.of(chain, new BigDecimal(from), new BigDecimal(to), ts(cutoff)))
+                .map(rs -> {
+                    Set<BigInteger> out = new HashSet<>();
+                    rs.forEach(r -> out.add(r.getBigDecimal(0).toBigIntegerExact()));
+                    return out;
+                });
+    }
+
+    /**
+     * Takes a payable amount for an invoice if it is free (never held, or released before {@code cutoff});
+     * atomic against concurrent takers through the primary key.
+     */
+    public Uni<Boolean> tryReserve(SqlClient c, String chain, BigInteger payable, UUID invoiceId, Instant cutoff) {
+        return c.preparedQuery("insert into payable_reservation (chain, payable_atomic, invoice_id, released_at)"
+                        + " values ($1, $2, $3, null) on conflict (chain, payable_atomic) do update"
+                        + " set invoice_id = excluded.invoice_id, released_at = null"
+                        + " where payable_reservation.released_at is not null and payable_reservation.released_at < $4"
+                        + " returning invoice_id")
+                .execute(Tuple.of(chain, new BigDecimal(payable), invoiceId, ts(cutoff)))
+                .map(rs -> rs.rowCount() == 1);
+    }
+
+    /** The pending invoice holding this payable amount, locked. */
+    public Uni<UUID> lockHolder(SqlClient c, String chain, BigInteger payable) {
+        return c.preparedQuery("select invoice_id from payable_reservation where chain = $1 and payable_atomic = $2"
+                        + " and released_at is null for update")
+                .execute(Tuple.of(chain, new BigDecimal(payable)))
+                .map(rs -> rs.size() == 0 ? null : rs.iterator().next().getUUID(0));
+    }
+
+    public Uni<Void> release(SqlClient c, UUID invoiceId, Instant at) {
+        return c.preparedQuery("update payable_reservation set released_at = $2 where invoice_id = $1 and released_at is null")
+                .execute(Tuple.of(invoiceId, ts(at))).replaceWithVoid();
+    }
+
+    /** Gives a settled-then-retracted invoice its payable amount back; false when another invoice took it meanwhile. */
+    public Uni<Boolean> reclaim(SqlClient c, UUID invoiceId, String chain, BigInteger payable) {
+        return c.preparedQuery("update payable_reservation set released_at = null where chain = $1 and payable_atomic = $2"
+                        + " and invoice_id = $3")
+                .execute(Tuple.of(chain, new BigDecimal(payable), invoiceId)).map(rs -> rs.rowCount() == 1);
+    }
+
+    public Uni<Void> markSettled(SqlClient c, UUID id, String txHash, long block, String source, String transferId,
+            BigInteger paid, String payer, Instant at) {
+        return c.preparedQuery("update invoice set status = 'SETTLED', tx_hash = $2, settlement_block_number = $3,"
+                        + " settlement_source = $4, settlement_transfer_id = $5, paid_atomic = $6, payer_address = $7,"
+                        + " settled_at = $8, updated_at = $8 where id = $1 and status = 'PENDING'")
+                .execute(Tuple.of(id, txHash, block, source, transferId, new BigDecimal(paid))
+                        .addString(payer).addOffsetDateTime(ts(at)))
+                .map(rs -> expectOne(rs, id));
+    }
+
+    public Uni<Void> markPending(SqlClient c, UUID id, BigInteger payable, Instant at) {
+        return c.preparedQuery("update invoice set status = 'PENDING', tx_hash = null, settlement_block_number = null,"
+                        + " settlement_source = null, settlement_transfer_id = null, paid_atomic = null, payer_address = null,"
+                        + " settled_at = null, payable_atomic = $2, updated_at = $3 where id = $1 and status = 'SETTLED'")
+                .execute(Tuple.of(id, new BigDecimal(payable), ts(at)))
+                .map(rs -> expectOne(rs, id));
+    }
+
+    private static Void expectOne(RowSet<Row> rs, UUID id) {
+        if (rs.rowCount() != 1) {
+            throw new IllegalStateException("invoice " + id + " was not in the expected state");
+        }
+        return null;
+    }
+
+    private static Invoice first(RowSet<Row> rs) {
+        return rs.size() == 0 ? null : map(rs.iterator().next());
+    }
+
+    static Invoice map(Row r) {
+        BigDecimal paid = r.getBigDecimal("paid_atomic");
+        return new Invoice(r.getUUID("id"), r.getLong("invoice_number"), r.getString("partner_id"),
+                InvoiceStatus.valueOf(r.getString("status")), r.getBigDecimal("amount"), r.getString("currency"),
+                r.getString("customer_email"), r.getString("customer_name"), r.getString("description"),
+                r.getString("chain"), r.getString("network_id"), r.getString("payment_address"),
+                r.getString("usdc_address"), r.getBigDecimal("payable_atomic").toBigIntegerExact(), r.getString("memo"),
+                r.getString("tx_hash"), r.getLong("settlement_block_number"), r.getString("settlement_source"),
+                r.getString("settlement_transfer_id"), paid == null ? null : paid.toBigIntegerExact(),
+                r.getString("payer_address"), instant(r.getOffsetDateTime("settled_at")),
+                instant(r.getOffsetDateTime("created_at")));
+    }
+
+    static OffsetDateTime ts(Instant t) {
+        return t == null ? null : OffsetDateTime.ofInstant(t, ZoneOffset.UTC);
+    }
+
+    static Instant instant(OffsetDateTime t) {
+        return t == null ? null : t.toInstant();
+    }
+}

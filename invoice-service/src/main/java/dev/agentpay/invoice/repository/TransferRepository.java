@@ -1,0 +1,64 @@
+package dev.agentpay.invoice.repository;
+
+import dev.agentpay.commons.events.ChainTransferEvent;
+import dev.agentpay.invoice.domain.UnmatchedTransfer;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/** Every transfer reported by the watcher and its outcome. */
+@ApplicationScoped
+public class TransferRepository {
+
+    /** A transfer's recorded outcome. */
+    public record Recorded(String status, UUID invoiceId) {
+    }
+
+    public Uni<Recorded> lock(SqlClient c, String transferId) {
+        return c.preparedQuery("select status, invoice_id from chain_transfer where transfer_id = $1 for update")
+                .execute(Tuple.of(transferId))
+                .map(rs -> rs.size() == 0 ? null
+                        : new Recorded(rs.iterator().next().getString(0), rs.iterator().next().getUUID(1)));
+    }
+
+    /** Records (or, for a transfer mined again after a retraction, re-records) a detection's outcome. */
+    public Uni<Void> upsert(SqlClient c, ChainTransferEvent e, String status, String reason, UUID invoiceId, Instant at) {
+        return c.preparedQuery("insert into chain_transfer (transfer_id, chain, tx_hash, log_index, block_number, from_address,"
+                        + " to_address, token, amount, memo, source, status, reason, invoice_id, detected_at)"
+                        + " values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+                        + " on conflict (transfer_id) do update set block_number = excluded.block_number, status = excluded.status,"
+                        + " reason = excluded.reason, invoice_id = excluded.invoice_id, detected_at = excluded.detected_at,"
+                        + " retracted_at = null")
+                .execute(Tuple.tuple(List.of(e.aggregateId(), e.chain(), e.txHash(), e.index(), e.block()))
+                        .addString(e.from()).addString(e.to()).addString(e.token())
+                        .addBigDecimal(new BigDecimal(e.amount())).addString(e.memo()).addString(e.source())
+                        .addString(status).addString(reason).addUUID(invoiceId).addOffsetDateTime(InvoiceRepository.ts(at)))
+                .replaceWithVoid();
+    }
+
+    public Uni<Void> retract(SqlClient c, String transferId, Instant at) {
+        return c.preparedQuery("update chain_transfer set status = 'RETRACTED', retracted_at = $2 where transfer_id = $1")
+                .execute(Tuple.of(transferId, InvoiceRepository.ts(at))).replaceWithVoid();
+    }
+
+    public Uni<List<UnmatchedTransfer>> unmatched(SqlClient c, int limit) {
+        return c.preparedQuery("select transfer_id, chain, tx_hash, log_index, block_number, from_address, to_address, token,"
+                        + " amount, memo, reason, detected_at from chain_transfer where status = 'UNMATCHED'"
+                        + " order by detected_at desc limit $1")
+                .execute(Tuple.of(limit))
+                .map(rs -> {
+                    List<UnmatchedTransfer> out = new ArrayList<>();
+                    rs.forEach(r -> out.add(new UnmatchedTransfer(r.getString(0), r.getString(1), r.getString(2),
+                            r.getInteger(3), r.getLong(4), r.getString(5), r.getString(6), r.getString(7),
+                            r.getBigDecimal(8).toBigIntegerExact().toString(), r.getString(9), r.getString(10),
+                            r.getOffsetDateTime(11).toInstant().toString())));
+                    return out;
+                });
+    }
+}

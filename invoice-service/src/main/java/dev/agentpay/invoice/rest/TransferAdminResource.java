@@ -1,0 +1,38 @@
+package dev.agentpay.invoice.rest;
+
+import dev.agentpay.commons.auth.AdminOnly;
+import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.invoice.domain.UnmatchedTransfer;
+import dev.agentpay.invoice.repository.TransferRepository;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+
+/** Operator view of transfers to the seller wallets that settled no invoice (refunds, manual matching). */
+@Path("/admin/transfers")
+@Produces(MediaType.APPLICATION_JSON)
+@AdminOnly
+public class TransferAdminResource {
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    TransferRepository transfers;
+
+    @GET
+    @Path("/unmatched")
+    public Uni<Envelope<List<UnmatchedTransfer>>> unmatched(@QueryParam("limit") Integer limit) {
+        int n = limit == null ? 100 : limit;
+        if (n < 1 || n > 1000) {
+            throw ApiException.invalidField("limit", "must be an integer from 1 to 1000");
+        }
+        return transfers.unmatched(pool, n).map(Envelope::of);
+    }
+}

@@ -1,0 +1,126 @@
+package dev.agentpay.invoice.service;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentpay.commons.chains.Chain;
+import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.invoice.config.InvoiceConfig;
+import dev.agentpay.invoice.domain.NewInvoice;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.math.BigDecimal;
+import java.util.Iterator;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Validates {@code POST /v1/invoices} bodies. Required: {@code amount}, {@code chain}. Optional:
+ * {@code currency} (default and only value {@code USDC}), {@code customerEmail}, {@code customerName},
+ * {@code description}. Every refusal is a 400 naming the field; unknown fields are refused too, so a
+ * typo never silently drops data.
+ */
+@ApplicationScoped
+public class InvoiceRequests {
+
+    static final Set<String> FIELDS = Set.of("amount", "currency", "customerEmail", "customerName", "description", "chain");
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    // Pragmatic address check (RFC 5321 lengths, one @, a dotted domain); deliverability is not ours to judge.
+    private static final Pattern EMAIL = Pattern.compile("^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$");
+
+    @Inject
+    InvoiceConfig config;
+
+    public NewInvoice parse(String body) {
+        JsonNode root;
+        try {
+            root = body == null || body.isBlank() ? null : JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw ApiException.badRequest("invalid_json", "request body is not valid JSON");
+        }
+        if (root == null || !root.isObject()) {
+            throw ApiException.badRequest("invalid_body", "request body must be a JSON object");
+        }
+        for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!FIELDS.contains(f)) {
+                throw ApiException.invalidField(f, "unknown field");
+            }
+        }
+        BigDecimal amount = amount(root.get("amount"));
+        String currency = currency(root.get("currency"));
+        Chain chain = chain(root.get("chain"));
+        String email = optionalText(root, "customerEmail", 254);
+        if (email != null && !EMAIL.matcher(email).matches()) {
+            throw ApiException.invalidField("customerEmail", "must be a valid email address");
+        }
+        return new NewInvoice(amount, currency, email, optionalText(root, "customerName", 200),
+                optionalText(root, "description", 1000), chain);
+    }
+
+    private BigDecimal amount(JsonNode n) {
+        if (n == null || n.isNull()) {
+            throw ApiException.invalidField("amount", "is required");
+        }
+        if (!n.isNumber()) {
+            throw ApiException.invalidField("amount", "must be a number");
+        }
+        BigDecimal v = n.decimalValue();
+        if (v.signum() <= 0) {
+            throw ApiException.invalidField("amount", "must be greater than 0");
+        }
+        if (v.stripTrailingZeros().scale() > 6) {
+            throw ApiException.invalidField("amount", "must have at most 6 decimal places (USDC has 6 decimals)");
+        }
+        if (v.compareTo(config.maxAmount()) > 0) {
+            throw ApiException.invalidField("amount", "must not exceed " + config.maxAmount().toPlainString());
+        }
+        return v.setScale(6);
+    }
+
+    private static String currency(JsonNode n) {
+        if (n == null || n.isNull()) {
+            return "USDC";
+        }
+        if (!n.isTextual()) {
+            throw ApiException.invalidField("currency", "must be a string");
+        }
+        if (!"USDC".equals(n.asText().trim().toUpperCase(Locale.ROOT))) {
+            throw new ApiException(400, "unsupported_currency", "currency: only USDC is supported");
+        }
+        return "USDC";
+    }
+
+    private static Chain chain(JsonNode n) {
+        if (n == null || n.isNull()) {
+            throw ApiException.invalidField("chain", "is required (one of base, skale, polygon, arbitrum, solana)");
+        }
+        if (!n.isTextual()) {
+            throw ApiException.invalidField("chain", "must be a string");
+        }
+        return Chain.of(n.asText()).orElseThrow(() -> new ApiException(400, "unsupported_chain",
+                "chain: must be one of base, skale, polygon, arbitrum, solana"));
+    }
+
+    private static String optionalText(JsonNode root, String field, int max) {
+        JsonNode n = root.get(field);
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        if (!n.isTextual()) {
+            throw ApiException.invalidField(field, "must be a string");
+        }
+        String v = n.asText().trim();
+        if (v.isEmpty()) {
+            return null;
+        }
+        if (v.length() > max) {
+            throw ApiException.invalidField(field, "must be at most " + max + " characters");
+        }
+        return v;
+    }
+}

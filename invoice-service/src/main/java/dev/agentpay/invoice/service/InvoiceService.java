@@ -1,0 +1,183 @@
+package dev.agentpay.invoice.service;
+
+import dev.agentpay.commons.chains.Chain;
+import dev.agentpay.commons.chains.ChainTable;
+import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.InvoiceEvent;
+import dev.agentpay.commons.outbox.Outbox;
+import dev.agentpay.invoice.config.InvoiceConfig;
+import dev.agentpay.invoice.domain.Invoice;
+import dev.agentpay.invoice.domain.InvoiceStatus;
+import dev.agentpay.invoice.domain.InvoiceView;
+import dev.agentpay.invoice.domain.NewInvoice;
+import dev.agentpay.invoice.domain.Page;
+import dev.agentpay.invoice.domain.Usdc;
+import dev.agentpay.invoice.repository.InvoiceRepository;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.UUID;
+
+/** Creating and reading invoices; every state change commits with its outbox event. */
+@ApplicationScoped
+public class InvoiceService {
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    InvoiceRepository invoices;
+
+    @Inject
+    ChainTable chains;
+
+    @Inject
+    Outbox outbox;
+
+    @Inject
+    InvoiceConfig config;
+
+    public Uni<InvoiceView> create(String partnerId, NewInvoice req) {
+        ChainTable.Entry chain = chains.get(req.chain());
+        if (!chain.acceptsInvoices()) {
+            throw new ApiException(400, "chain_not_configured",
+                    "chain: " + req.chain().value() + " has no seller wallet configured on this deployment");
+        }
+        UUID id = UUID.randomUUID();
+        Instant now = Instant.now();
+        BigInteger atomic = Usdc.toAtomic(req.amount());
+        return pool.withTransaction(tx -> invoices.nextNumber(tx)
+                .flatMap(number -> payable(tx, chain, atomic, id)
+                        .map(payable -> new Invoice(id, number, partnerId, InvoiceStatus.PENDING, req.amount(),
+                                req.currency(), req.customerEmail(), req.customerName(), req.description(),
+                                chain.name(), chain.networkId(), chain.paymentAddress().orElseThrow(),
+                                chain.usdcAddress(), payable, req.chain() == Chain.SOLANA ? memo(id) : null,
+                                null, null, null, null, null, null, null, now)))
+                .call(inv -> invoices.insert(tx, inv))
+                .call(inv -> outbox.append(tx, event(InvoiceEvent.CREATED, inv, now)))
+                .map(InvoiceView::of));
+    }
+
+    public Uni<InvoiceView> get(String partnerId, UUID id) {
+        return invoices.findForPartner(pool, partnerId, id)
+                .map(inv -> {
+                    if (inv == null) {
+                        throw notFound();
+                    }
+                    return InvoiceView.of(inv);
+                });
+    }
+
+    public Uni<Page<InvoiceView>> list(String partnerId, String limitParam, String cursor, String statusParam) {
+        int limit = limit(limitParam);
+        Long before = cursor == null || cursor.isBlank() ? null : decodeCursor(cursor);
+        InvoiceStatus status = status(statusParam);
+        return invoices.page(pool, partnerId, before, status, limit + 1).map(rows -> {
+            boolean more = rows.size() > limit;
+            List<Invoice> page = more ? rows.subList(0, limit) : rows;
+            String next = more ? encodeCursor(page.get(page.size() - 1).invoiceNumber()) : null;
+            return new Page<>(page.stream().map(InvoiceView::of).toList(), next);
+        });
+    }
+
+    /** The Solana memo binding a payment to this invoice: the invoice id itself. */
+    static String memo(UUID id) {
+        return id.toString();
+    }
+
+    static InvoiceEvent event(String type, Invoice inv, Instant at) {
+        return new InvoiceEvent(UUID.randomUUID(), type, inv.id().toString(), inv.partnerId(), at,
+                InvoiceEvent.SCHEMA_VERSION, inv.status().name(), EventCodec.mapper().valueToTree(InvoiceView.of(inv)));
+    }
+
+    static ApiException notFound() {
+        return ApiException.notFound("invoice_not_found", "no invoice with this id");
+    }
+
+    /**
+     * The payable amount: EVM invoices get the smallest {@code amount + s} (s in 0 .. suffixRange-1 atomic
+     * units) that no other invoice of the chain holds, so an incoming amount names at most one invoice.
+     * Solana invoices are bound by memo and pay exactly their amount.
+     */
+    Uni<BigInteger> payable(SqlClient tx, ChainTable.Entry chain, BigInteger atomic, UUID invoiceId) {
+        if (chain.chain().kind() == Chain.Kind.SOLANA) {
+            return Uni.createFrom().item(atomic);
+        }
+        return reserve(tx, chain.name(), atomic, invoiceId, 0);
+    }
+
+    private Uni<BigInteger> reserve(SqlClient tx, String chain, BigInteger atomic, UUID invoiceId, int attempt) {
+        Instant cutoff = Instant.now().minus(config.matching().amountHold());
+        BigInteger end = atomic.add(BigInteger.valueOf(config.matching().suffixRange()));
+        return invoices.heldPayables(tx, chain, atomic, end, cutoff).flatMap(held -> {
+            BigInteger candidate = firstFree(atomic, end, held);
+            if (candidate == null || attempt >= 20) {
+                return Uni.createFrom().failure(new ApiException(409, "payable_amount_exhausted",
+                        "amount: too many open invoices of this amount on " + chain + "; try a slightly different amount"));
+            }
+            return invoices.tryReserve(tx, chain, candidate, invoiceId, cutoff)
+                    .flatMap(ok -> ok ? Uni.createFrom().item(candidate) : reserve(tx, chain, atomic, invoiceId, attempt + 1));
+        });
+    }
+
+    private static BigInteger firstFree(BigInteger from, BigInteger end, Set<BigInteger> held) {
+        for (BigInteger v = from; v.compareTo(end) < 0; v = v.add(BigInteger.ONE)) {
+            if (!held.contains(v)) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    private int limit(String v) {
+        if (v == null || v.isBlank()) {
+            return config.paging().defaultLimit();
+        }
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n >= 1 && n <= config.paging().maxLimit()) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the refusal
+        }
+        throw ApiException.invalidField("limit", "must be an integer from 1 to " + config.paging().maxLimit());
+    }
+
+    private static InvoiceStatus status(String v) {
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        try {
+            return InvoiceStatus.valueOf(v.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw ApiException.invalidField("status", "must be PENDING or SETTLED");
+        }
+    }
+
+    static String encodeCursor(long invoiceNumber) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(("n:" + invoiceNumber).getBytes(StandardCharsets.UTF_8));
+    }
+
+    static Long decodeCursor(String cursor) {
+        try {
+            String s = new String(Base64.getUrlDecoder().decode(cursor.trim()), StandardCharsets.UTF_8);
+            if (s.startsWith("n:")) {
+                return Long.parseLong(s.substring(2));
+            }
+        } catch (IllegalArgumentException e) {
+            // falls through to the refusal
+        }
+        throw ApiException.invalidField("cursor", "is not a cursor returned by this API");
+    }
+}

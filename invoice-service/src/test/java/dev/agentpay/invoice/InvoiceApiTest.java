@@ -1,0 +1,190 @@
+package dev.agentpay.invoice;
+
+import static dev.agentpay.invoice.TestSupport.create;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+
+import dev.agentpay.commons.auth.PartnerRegistry;
+import dev.agentpay.localstack.testing.KafkaTestResource;
+import dev.agentpay.localstack.testing.PostgresTestResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The Invoice API through HTTP: creation, validation, reading, listing, partner isolation. */
+@QuarkusTest
+@WithTestResource(PostgresTestResource.class)
+@WithTestResource(KafkaTestResource.class)
+class InvoiceApiTest {
+
+    @Inject
+    PartnerRegistry registry;
+
+    String key;
+
+    @BeforeEach
+    void partner() {
+        key = TestSupport.partner(registry);
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "base,8453,0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913,0x00000000000000000000000000000000000Ba5e1",
+            "polygon,137,0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359,0x0000000000000000000000000000000000001370",
+            "arbitrum,42161,0xaf88d065e77c8cC2239327C5EDb3A432268e5831,0x0000000000000000000000000000000000042161",
+            "skale,1187947933,0x85889c8c714505E0c94b30fcfcF64fE3Ac8FCb20,0x000000000000000000000000000000000005ca1e",
+            "solana,mainnet-beta,EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v,9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM"})
+    void createsAPendingInvoiceWithTheChainsPaymentDetails(String chain, String networkId, String usdc, String seller) {
+        JsonPath created = create(key, """
+                {"amount": 12.5, "currency": "USDC", "customerEmail": "ada@example.com", "customerName": "Ada", "chain": "%s"}
+                """.formatted(chain));
+        assertThat(created.getBoolean("success")).isTrue();
+        String id = created.getString("data.id");
+        assertThat(UUID.fromString(id)).isNotNull();
+        assertThat(created.getLong("data.invoiceNumber")).isPositive();
+        assertThat(created.getString("data.status")).isEqualTo("PENDING");
+        assertThat(created.getString("data.amount")).isEqualTo("12.5");
+        assertThat(created.getString("data.currency")).isEqualTo("USDC");
+        assertThat(created.getString("data.customerEmail")).isEqualTo("ada@example.com");
+        assertThat(created.getString("data.paymentDetails.chain")).isEqualTo(chain);
+        assertThat(created.getString("data.paymentDetails.networkId")).isEqualTo(networkId);
+        assertThat(created.getString("data.paymentDetails.usdcAddress")).isEqualTo(usdc);
+        assertThat(created.getString("data.paymentDetails.paymentAddress")).isEqualTo(seller);
+        assertThat(created.getString("data.paymentDetails.payableAtomic")).startsWith("125");
+        assertThat(created.getString("data.paymentDetails.txHash")).isNull();
+        assertThat(created.getString("data.createdAt")).endsWith("Z");
+        if (chain.equals("solana")) {
+            assertThat(created.getString("data.paymentDetails.memo")).isEqualTo(id);
+            assertThat(created.getString("data.paymentDetails.payableAtomic")).isEqualTo("12500000");
+        } else {
+            assertThat(created.getString("data.paymentDetails.memo")).isNull();
+        }
+        JsonPath read = TestSupport.get(key, id);
+        assertThat(read.getMap("data")).isEqualTo(created.getMap("data"));
+    }
+
+    @Test
+    void sameAmountInvoicesGetDistinctPayableAmountsInCreationOrder() {
+        JsonPath a = create(key, "{\"amount\": 3.25, \"chain\": \"arbitrum\"}");
+        JsonPath b = create(key, "{\"amount\": 3.25, \"chain\": \"arbitrum\"}");
+        JsonPath c = create(key, "{\"amount\": 3.25, \"chain\": \"polygon\"}");
+        long pa = Long.parseLong(a.getString("data.paymentDetails.payableAtomic"));
+        long pb = Long.parseLong(b.getString("data.paymentDetails.payableAtomic"));
+        assertThat(pa).isGreaterThanOrEqualTo(3_250_000L).isLessThan(3_260_000L);
+        assertThat(pb).isNotEqualTo(pa).isGreaterThan(pa).isLessThan(3_260_000L);
+        assertThat(b.getString("data.paymentDetails.payableAmount")).isEqualTo(new java.math.BigDecimal(pb).movePointLeft(6).stripTrailingZeros().toPlainString());
+        // another chain has its own amounts
+        assertThat(c.getString("data.paymentDetails.payableAtomic")).isEqualTo("3250000");
+    }
+
+    @Test
+    void onlyAmountAndChainAreRequired() {
+        JsonPath p = create(key, "{\"amount\": 1, \"chain\": \"BASE\"}");
+        assertThat(p.getString("data.currency")).isEqualTo("USDC");
+        assertThat(p.getString("data.paymentDetails.chain")).isEqualTo("base");
+        assertThat(p.getString("data.customerEmail")).isNull();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "{\"chain\": \"base\"}|validation_error|amount",
+            "{\"amount\": null, \"chain\": \"base\"}|validation_error|amount",
+            "{\"amount\": 0, \"chain\": \"base\"}|validation_error|amount",
+            "{\"amount\": -5, \"chain\": \"base\"}|validation_error|amount",
+            "{\"amount\": 1.0000001, \"chain\": \"base\"}|validation_error|amount",
+            "{\"amount\": \"10\", \"chain\": \"base\"}|validation_error|amount",
+            "{\"amount\": 1e12, \"chain\": \"base\"}|validation_error|amount",
+            "{\"amount\": 10, \"currency\": \"EUR\", \"chain\": \"base\"}|unsupported_currency|currency",
+            "{\"amount\": 10, \"currency\": 5, \"chain\": \"base\"}|validation_error|currency",
+            "{\"amount\": 10, \"customerEmail\": \"not-an-email\", \"chain\": \"base\"}|validation_error|customerEmail",
+            "{\"amount\": 10, \"customerEmail\": \"a@b\", \"chain\": \"base\"}|validation_error|customerEmail",
+            "{\"amount\": 10, \"customerName\": 42, \"chain\": \"base\"}|validation_error|customerName",
+            "{\"amount\": 10, \"chain\": \"ethereum\"}|unsupported_chain|chain",
+            "{\"amount\": 10, \"chain\": 8453}|validation_error|chain",
+            "{\"amount\": 10}|validation_error|chain",
+            "{\"amount\": 10, \"chain\": \"base\", \"status\": \"SETTLED\"}|validation_error|status",
+            "[1, 2]|invalid_body|object",
+            "{\"amount\": 10, |invalid_json|JSON"})
+    void badInputIsA400NamingTheField(String body, String code, String mentioned) {
+        int before = countInvoices();
+        given().header("x-api-key", key).contentType(ContentType.JSON).body(body).post("/v1/invoices")
+                .then().statusCode(400)
+                .body("success", equalTo(false))
+                .body("error.code", equalTo(code))
+                .body("error.message", org.hamcrest.Matchers.containsString(mentioned));
+        assertThat(countInvoices()).isEqualTo(before);
+    }
+
+    @Test
+    void clientsCannotSetStatusAndMissingKeyIs401() {
+        given().contentType(ContentType.JSON).body("{\"amount\": 1, \"chain\": \"base\"}").post("/v1/invoices")
+                .then().statusCode(401).body("error.code", equalTo("unauthorized"));
+        given().header("x-api-key", "sk_" + "0".repeat(64)).get("/v1/invoices")
+                .then().statusCode(401).body("success", equalTo(false));
+    }
+
+    @Test
+    void otherPartnersInvoicesAreNotFound() {
+        String id = create(key, "{\"amount\": 2, \"chain\": \"base\"}").getString("data.id");
+        String other = TestSupport.partner(registry);
+        given().header("x-api-key", other).get("/v1/invoices/" + id)
+                .then().statusCode(404).body("error.code", equalTo("invoice_not_found"));
+        given().header("x-api-key", key).get("/v1/invoices/" + UUID.randomUUID())
+                .then().statusCode(404).body("error.code", equalTo("invoice_not_found"));
+        given().header("x-api-key", key).get("/v1/invoices/not-a-uuid")
+                .then().statusCode(404).body("error.code", equalTo("invoice_not_found"));
+        given().header("x-api-key", other).get("/v1/invoices").then().statusCode(200)
+                .body("data.items.size()", equalTo(0));
+    }
+
+    @Test
+    void listsThePartnersInvoicesNewestFirstInPages() {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ids.add(0, create(key, "{\"amount\": " + (i + 1) + ", \"chain\": \"skale\"}").getString("data.id"));
+        }
+        List<String> seen = new ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            var req = given().header("x-api-key", key).queryParam("limit", 2);
+            if (cursor != null) {
+                req.queryParam("cursor", cursor);
+            }
+            JsonPath page = req.get("/v1/invoices").then().statusCode(200).extract().jsonPath();
+            seen.addAll(page.getList("data.items.id"));
+            cursor = page.getString("data.nextCursor");
+            pages++;
+        } while (cursor != null);
+        assertThat(seen).containsExactlyElementsOf(ids);
+        assertThat(pages).isEqualTo(3);
+
+        given().header("x-api-key", key).queryParam("status", "SETTLED").get("/v1/invoices")
+                .then().statusCode(200).body("data.items.size()", equalTo(0)).body("data.nextCursor", nullValue());
+        given().header("x-api-key", key).queryParam("limit", 0).get("/v1/invoices")
+                .then().statusCode(400).body("error.message", org.hamcrest.Matchers.containsString("limit"));
+        given().header("x-api-key", key).queryParam("limit", "abc").get("/v1/invoices").then().statusCode(400);
+        given().header("x-api-key", key).queryParam("cursor", "!!bogus").get("/v1/invoices")
+                .then().statusCode(400).body("error.message", org.hamcrest.Matchers.containsString("cursor"));
+        given().header("x-api-key", key).queryParam("status", "PAID").get("/v1/invoices").then().statusCode(400);
+        given().header("x-api-key", key).get("/v1/invoices").then().statusCode(200)
+                .body("data.items[0].id", notNullValue());
+    }
+
+    private int countInvoices() {
+        return given().header("x-api-key", key).queryParam("limit", 100).get("/v1/invoices")
+                .then().statusCode(200).extract().jsonPath().getList("data.items").size();
+    }
+}

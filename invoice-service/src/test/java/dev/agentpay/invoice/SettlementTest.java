@@ -1,0 +1,265 @@
+package dev.agentpay.invoice;
+
+import static dev.agentpay.invoice.TestSupport.create;
+import static dev.agentpay.invoice.TestSupport.publish;
+import static dev.agentpay.invoice.TestSupport.transfer;
+import static dev.agentpay.invoice.TestSupport.txHash;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentpay.commons.auth.PartnerRegistry;
+import dev.agentpay.commons.events.ChainTransferEvent;
+import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.InvoiceEvent;
+import dev.agentpay.commons.events.Topics;
+import dev.agentpay.localstack.testing.KafkaTestResource;
+import dev.agentpay.localstack.testing.PostgresTestResource;
+import dev.agentpay.localstack.testing.SharedServers;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Settlement through the real broker: watcher events produced to {@code chain-transfers}, the invoice
+ * watched through GET, and the {@code invoice.*} events read back from {@code invoice-events}.
+ */
+@QuarkusTest
+@WithTestResource(PostgresTestResource.class)
+@WithTestResource(KafkaTestResource.class)
+class SettlementTest {
+
+    static final String BASE_SELLER = "0x00000000000000000000000000000000000Ba5e1";
+    static final String BASE_USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+    static final String SOL_SELLER = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
+    static final String SOL_MINT = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+    static final Duration WAIT = Duration.ofSeconds(20);
+
+    @Inject
+    PartnerRegistry registry;
+
+    String key;
+
+    @BeforeEach
+    void partner() {
+        key = TestSupport.partner(registry);
+    }
+
+    @Test
+    void exactPayableAmountSettlesTheInvoiceWithItsEvent() {
+        JsonPath inv = create(key, "{\"amount\": 41.5, \"chain\": \"base\"}");
+        String id = inv.getString("data.id");
+        BigInteger payable = new BigInteger(inv.getString("data.paymentDetails.payableAtomic"));
+        String tx = txHash();
+        publish(transfer(ChainTransferEvent.DETECTED, "base", tx, BASE_SELLER.toLowerCase(), BASE_USDC.toLowerCase(), payable, null));
+
+        JsonPath settled = awaitStatus(id, "SETTLED");
+        assertThat(settled.getString("data.paymentDetails.txHash")).isEqualTo(tx);
+        assertThat(settled.getLong("data.paymentDetails.settlementBlockNumber")).isEqualTo(1234L);
+        assertThat(settled.getString("data.paymentDetails.settlementSource")).isEqualTo("evm-detector");
+        assertThat(settled.getString("data.paymentDetails.paidAtomic")).isEqualTo(payable.toString());
+        assertThat(settled.getString("data.settledAt")).isNotNull();
+
+        List<InvoiceEvent> events = invoiceEvents(id, 2);
+        assertThat(events).extracting(InvoiceEvent::type).containsExactly(InvoiceEvent.CREATED, InvoiceEvent.SETTLED);
+        InvoiceEvent ev = events.get(1);
+        assertThat(ev.partnerId()).isNotBlank();
+        assertThat(ev.status()).isEqualTo("SETTLED");
+        assertThat(JsonPath.from(ev.invoice().toString()).getMap("")).isEqualTo(settled.getMap("data"));
+    }
+
+    @Test
+    void oneTransferSettlesExactlyOneOfTwoSameAmountInvoicesTheOneHoldingThatPayableAmount() {
+        JsonPath first = create(key, "{\"amount\": 7.77, \"chain\": \"base\"}");
+        JsonPath second = create(key, "{\"amount\": 7.77, \"chain\": \"base\"}");
+        BigInteger secondPayable = new BigInteger(second.getString("data.paymentDetails.payableAtomic"));
+        BigInteger firstPayable = new BigInteger(first.getString("data.paymentDetails.payableAtomic"));
+        assertThat(secondPayable).isNotEqualTo(firstPayable);
+
+        ChainTransferEvent e = transfer(ChainTransferEvent.DETECTED, "base", txHash(), BASE_SELLER, BASE_USDC, secondPayable, null);
+        publish(e);
+        publish(e); // redelivered: same event id
+        // and reported again under a new event id (e.g. a watcher re-scan): same transfer id
+        publish(new ChainTransferEvent(UUID.randomUUID(), e.type(), e.aggregateId(), null, e.occurredAt(), 1, e.chain(),
+                e.txHash(), e.index(), e.block(), e.blockHash(), e.from(), e.to(), e.amount(), e.token(), null, e.source()));
+        awaitStatus(second.getString("data.id"), "SETTLED");
+        settleSentinel();
+        assertThat(TestSupport.get(key, first.getString("data.id")).getString("data.status")).isEqualTo("PENDING");
+        assertThat(invoiceEvents(second.getString("data.id"), 2)).extracting(InvoiceEvent::type)
+                .containsExactly(InvoiceEvent.CREATED, InvoiceEvent.SETTLED);
+
+        // a second payment of the same amount: the settled invoice keeps its amount, nothing else is paid
+        String dupTx = txHash();
+        publish(transfer(ChainTransferEvent.DETECTED, "base", dupTx, BASE_SELLER, BASE_USDC, secondPayable, null));
+        settleSentinel();
+        assertThat(unmatched()).anySatisfy(u -> {
+            assertThat(u.get("txHash")).isEqualTo(dupTx);
+            assertThat(u.get("reason")).isEqualTo("no_pending_invoice_for_amount");
+        });
+        assertThat(TestSupport.get(key, first.getString("data.id")).getString("data.status")).isEqualTo("PENDING");
+    }
+
+    @Test
+    void otherTokenOtherAmountOrOtherRecipientSettlesNothingAndIsRecordedForTheOperator() {
+        JsonPath inv = create(key, "{\"amount\": 5, \"chain\": \"base\"}");
+        BigInteger payable = new BigInteger(inv.getString("data.paymentDetails.payableAtomic"));
+        String wrongToken = txHash();
+        String wrongAmount = txHash();
+        String wrongTo = txHash();
+        publish(transfer(ChainTransferEvent.DETECTED, "base", wrongToken, BASE_SELLER, "0x000000000000000000000000000000000000dEaD", payable, null));
+        publish(transfer(ChainTransferEvent.DETECTED, "base", wrongAmount, BASE_SELLER, BASE_USDC, payable.subtract(BigInteger.ONE).add(BigInteger.valueOf(500_000)), null));
+        publish(transfer(ChainTransferEvent.DETECTED, "base", wrongTo, "0x000000000000000000000000000000000000c0de", BASE_USDC, payable, null));
+        settleSentinel();
+        assertThat(TestSupport.get(key, inv.getString("data.id")).getString("data.status")).isEqualTo("PENDING");
+        List<Map<String, Object>> u = unmatched();
+        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongToken).containsEntry("reason", "not_usdc"));
+        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongAmount).containsEntry("reason", "no_pending_invoice_for_amount"));
+        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongTo).containsEntry("reason", "not_our_payment_address"));
+        given().get("/admin/transfers/unmatched").then().statusCode(401);
+    }
+
+    @Test
+    void aRetractedTransferPutsTheInvoiceBackToPendingAndItsReturnSettlesItAgain() {
+        JsonPath inv = create(key, "{\"amount\": 19.99, \"chain\": \"base\"}");
+        String id = inv.getString("data.id");
+        BigInteger payable = new BigInteger(inv.getString("data.paymentDetails.payableAtomic"));
+        String tx = txHash();
+        publish(transfer(ChainTransferEvent.DETECTED, "base", tx, BASE_SELLER, BASE_USDC, payable, null));
+        awaitStatus(id, "SETTLED");
+        publish(transfer(ChainTransferEvent.RETRACTED, "base", tx, BASE_SELLER, BASE_USDC, payable, null));
+        JsonPath back = awaitStatus(id, "PENDING");
+        assertThat(back.getString("data.paymentDetails.txHash")).isNull();
+        assertThat(back.getString("data.paymentDetails.payableAtomic")).isEqualTo(payable.toString());
+        // the same payment mined again in the new chain
+        publish(transfer(ChainTransferEvent.DETECTED, "base", tx, BASE_SELLER, BASE_USDC, payable, null));
+        awaitStatus(id, "SETTLED");
+        assertThat(invoiceEvents(id, 4)).extracting(InvoiceEvent::type).containsExactly(InvoiceEvent.CREATED,
+                InvoiceEvent.SETTLED, InvoiceEvent.UNSETTLED, InvoiceEvent.SETTLED);
+    }
+
+    @Test
+    void solanaSettlesByMemoAndMintOnly() {
+        JsonPath inv = create(key, "{\"amount\": 2.5, \"chain\": \"solana\"}");
+        String id = inv.getString("data.id");
+        String memo = inv.getString("data.paymentDetails.memo");
+        BigInteger payable = new BigInteger(inv.getString("data.paymentDetails.payableAtomic"));
+        String wrongMint = txHash();
+        String wrongMemo = txHash();
+        String under = txHash();
+        publish(transfer(ChainTransferEvent.DETECTED, "solana", wrongMint, SOL_SELLER, "So11111111111111111111111111111111111111112", payable, memo));
+        publish(transfer(ChainTransferEvent.DETECTED, "solana", wrongMemo, SOL_SELLER, SOL_MINT, payable, UUID.randomUUID().toString()));
+        publish(transfer(ChainTransferEvent.DETECTED, "solana", under, SOL_SELLER, SOL_MINT, payable.subtract(BigInteger.ONE), memo));
+        settleSentinel();
+        assertThat(TestSupport.get(key, id).getString("data.status")).isEqualTo("PENDING");
+        List<Map<String, Object>> u = unmatched();
+        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongMint).containsEntry("reason", "not_usdc"));
+        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongMemo).containsEntry("reason", "no_invoice_for_memo"));
+        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", under).containsEntry("reason", "underpaid"));
+
+        String sig = "5" + "j".repeat(86);
+        publish(transfer(ChainTransferEvent.DETECTED, "solana", sig, SOL_SELLER, SOL_MINT, payable.add(BigInteger.TEN), " " + memo.toUpperCase() + " "));
+        JsonPath settled = awaitStatus(id, "SETTLED");
+        assertThat(settled.getString("data.paymentDetails.settlementSource")).isEqualTo("solana-detector");
+        assertThat(settled.getString("data.paymentDetails.txHash")).isEqualTo(sig);
+        assertThat(settled.getString("data.paymentDetails.paidAtomic")).isEqualTo(payable.add(BigInteger.TEN).toString());
+
+        String late = txHash();
+        publish(transfer(ChainTransferEvent.DETECTED, "solana", late, SOL_SELLER, SOL_MINT, payable, memo));
+        settleSentinel();
+        assertThat(unmatched()).anySatisfy(m -> assertThat(m).containsEntry("txHash", late).containsEntry("reason", "invoice_already_settled"));
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({
+            "base,0x00000000000000000000000000000000000Ba5e1,0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913,polygon",
+            "polygon,0x0000000000000000000000000000000000001370,0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359,arbitrum",
+            "arbitrum,0x0000000000000000000000000000000000042161,0xaf88d065e77c8cC2239327C5EDb3A432268e5831,skale",
+            "skale,0x000000000000000000000000000000000005ca1e,0x85889c8c714505E0c94b30fcfcF64fE3Ac8FCb20,base"})
+    void eachEvmChainSettlesOnlyByATransferOnThatChain(String chain, String seller, String usdc, String otherChain) {
+        JsonPath inv = create(key, "{\"amount\": 64.01, \"chain\": \"" + chain + "\"}");
+        String id = inv.getString("data.id");
+        BigInteger payable = new BigInteger(inv.getString("data.paymentDetails.payableAtomic"));
+        // the same amount paid on another chain (to that chain's seller in its USDC) is that chain's business
+        Map<String, String[]> table = Map.of(
+                "base", new String[] {"0x00000000000000000000000000000000000Ba5e1", "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"},
+                "polygon", new String[] {"0x0000000000000000000000000000000000001370", "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"},
+                "arbitrum", new String[] {"0x0000000000000000000000000000000000042161", "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"},
+                "skale", new String[] {"0x000000000000000000000000000000000005ca1e", "0x85889c8c714505E0c94b30fcfcF64fE3Ac8FCb20"});
+        publish(transfer(ChainTransferEvent.DETECTED, otherChain, txHash(), table.get(otherChain)[0], table.get(otherChain)[1],
+                payable, null));
+        settleSentinel();
+        assertThat(TestSupport.get(key, id).getString("data.status")).isEqualTo("PENDING");
+        String tx = txHash();
+        publish(transfer(ChainTransferEvent.DETECTED, chain, tx, seller, usdc, payable, null));
+        JsonPath settled = awaitStatus(id, "SETTLED");
+        assertThat(settled.getString("data.paymentDetails.txHash")).isEqualTo(tx);
+        assertThat(settled.getString("data.paymentDetails.chain")).isEqualTo(chain);
+    }
+
+    /** Waits until everything published so far is applied: a sentinel invoice settled after it. */
+    private void settleSentinel() {
+        JsonPath s = create(key, "{\"amount\": 0.000001, \"chain\": \"skale\"}");
+        publish(transfer(ChainTransferEvent.DETECTED, "skale", txHash(), "0x000000000000000000000000000000000005ca1e",
+                "0x85889c8c714505E0c94b30fcfcF64fE3Ac8FCb20", new BigInteger(s.getString("data.paymentDetails.payableAtomic")), null));
+        // one partition per key: wait for the sentinel plus a margin for other partitions
+        awaitStatus(s.getString("data.id"), "SETTLED");
+        try {
+            Thread.sleep(300);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private JsonPath awaitStatus(String id, String status) {
+        JsonPath[] last = new JsonPath[1];
+        TestSupport.await("invoice " + id + " " + status, WAIT, () -> {
+            last[0] = TestSupport.get(key, id);
+            return status.equals(last[0].getString("data.status"));
+        });
+        return last[0];
+    }
+
+    private List<Map<String, Object>> unmatched() {
+        return given().header("x-admin-key", "test-admin-key-0123456789").queryParam("limit", 1000)
+                .get("/admin/transfers/unmatched").then().statusCode(200).extract().jsonPath().getList("data");
+    }
+
+    private static List<InvoiceEvent> invoiceEvents(String invoiceId, int expected) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedServers.kafka().bootstrapServers());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID());
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<InvoiceEvent> out = new ArrayList<>();
+        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+            c.subscribe(List.of(Topics.INVOICE_EVENTS));
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (System.nanoTime() < deadline && out.size() < expected) {
+                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
+                    if (invoiceId.equals(r.key())) {
+                        out.add(EventCodec.decode(r.value(), InvoiceEvent.class));
+                    }
+                }
+            }
+            // nothing more than expected arrives shortly after
+            for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(500))) {
+                if (invoiceId.equals(r.key())) {
+                    out.add(EventCodec.decode(r.value(), InvoiceEvent.class));
+                }
+            }
+        }
+        return out;
+    }
+}

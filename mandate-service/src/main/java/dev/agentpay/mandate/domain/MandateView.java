@@ -1,0 +1,55 @@
+package dev.agentpay.mandate.domain;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.util.List;
+
+/**
+ * The Mandate object of {@code GET /v1/mandates/{id}} and of every {@code mandate.*} event. {@code terms}
+ * is embedded as the stored canonical text, so what a client reads is byte for byte what was signed.
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonPropertyOrder({"id", "proposer_agent_id", "counterparty_agent_id", "scope", "terms", "context", "state",
+        "proto_mandate_hash", "proto_version", "proposer_signature", "counterparty_signature", "signed_by_proposer_at",
+        "signed_by_counterparty_at", "completed_at", "expires_at", "dispute_reason", "disputed_at", "drs_receipt_id",
+        "created_at", "updated_at", "transitions"})
+public record MandateView(
+        String id,
+        String proposerAgentId,
+        String counterpartyAgentId,
+        String scope,
+        @JsonRawValue String terms,
+        @JsonRawValue String context,
+        String state,
+        String protoMandateHash,
+        String protoVersion,
+        String proposerSignature,
+        String counterpartySignature,
+        String signedByProposerAt,
+        String signedByCounterpartyAt,
+        String completedAt,
+        String expiresAt,
+        String disputeReason,
+        String disputedAt,
+        String drsReceiptId,
+        String createdAt,
+        String updatedAt,
+        List<TransitionView> transitions) {
+
+    /** One element of {@code transitions}. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonPropertyOrder({"id", "from_state", "to_state", "anchor_tx_hash", "anchor_block_number", "anchor_chain_id",
+            "metadata", "created_at"})
+    public record TransitionView(
+            String id,
+            String fromState,
+            String toState,
+            String anchorTxHash,
+            Long anchorBlockNumber,
+            Long anchorChainId,
+            @JsonRawValue String metadata,
+            String createdAt) {
+    }
+}

@@ -1,0 +1,27 @@
+package dev.agentpay.mandate.domain;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.util.List;
+
+/**
+ * The redacted view anyone may read: no terms, context, scope or signatures. {@code anchor_tx_hash} is
+ * that of the latest anchored transition.
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonPropertyOrder({"id", "state", "mandate_hash", "anchor_tx_hash", "created_at", "parties"})
+public record PublicMandateView(
+        String id,
+        String state,
+        String mandateHash,
+        String anchorTxHash,
+        String createdAt,
+        List<Party> parties) {
+
+    /** One party: {@code proposer} or {@code counterparty}, its agent id and when it signed (or null). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonPropertyOrder({"role", "agent_id", "signed_at"})
+    public record Party(String role, String agentId, String signedAt) {
+    }
+}

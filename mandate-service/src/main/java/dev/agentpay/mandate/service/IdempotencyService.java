@@ -1,0 +1,133 @@
+package dev.agentpay.mandate.service;
+
+import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.mandate.config.MandateConfig;
+import dev.agentpay.mandate.repository.IdempotencyRepository;
+import dev.agentpay.mandate.repository.Times;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.function.Function;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs a state-changing POST in one transaction and, when the request carries an {@code Idempotency-Key},
+ * stores its successful answer in that same transaction: a repeat within the TTL gets the stored answer
+ * (status and bytes) and changes nothing; the same key with a different request is a 409. Keys are
+ * scoped per partner. Refusals are not stored, so a corrected retry may reuse the key.
+ */
+@ApplicationScoped
+public class IdempotencyService {
+
+    /** Response header marking a replayed answer. */
+    public static final String REPLAYED_HEADER = "Idempotent-Replayed";
+
+    private static final Logger LOG = Logger.getLogger(IdempotencyService.class);
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    IdempotencyRepository repository;
+
+    @Inject
+    MandateConfig config;
+
+    /** A request's key and fingerprint (method, path and exact body). */
+    public record Key(String key, String fingerprint) {
+    }
+
+    /** Checks the header value and fingerprints the request; {@code null} when no key was sent. */
+    public Key key(String headerValue, String method, String path, String body) {
+        if (headerValue == null) {
+            return null;
+        }
+        if (headerValue.isEmpty() || headerValue.length() > config.idempotency().maxKeyLength()
+                || !headerValue.chars().allMatch(c -> c >= 0x21 && c <= 0x7e)) {
+            throw ApiException.invalidField("Idempotency-Key",
+                    "must be 1 to " + config.idempotency().maxKeyLength() + " visible ASCII characters");
+        }
+        return new Key(headerValue, sha256Hex(method + " " + path + "\n" + (body == null ? "" : body)));
+    }
+
+    /** Runs {@code work} in a transaction, honouring {@code key} (may be {@code null}) within {@code scope}. */
+    public Uni<ApiResult> run(String scope, Key key, Function<SqlConnection, Uni<ApiResult>> work) {
+        if (key == null) {
+            return pool.withTransaction(work).map(ApiResult::orThrow);
+        }
+        Instant now = Times.now();
+        Instant notBefore = now.minus(config.idempotency().ttl());
+        return repository.find(pool, scope, key.key(), notBefore)
+                .flatMap(stored -> {
+                    if (stored != null) {
+                        return Uni.createFrom().item(replay(stored, key));
+                    }
+                    return pool.withTransaction(conn -> work.apply(conn).flatMap(result -> {
+                                if (!result.storable()) {
+                                    return Uni.createFrom().item(result);
+                                }
+                                return repository.store(conn, scope, key.key(), key.fingerprint(), result.status(),
+                                                result.json(), now, notBefore)
+                                        .map(fresh -> {
+                                            if (!fresh) {
+                                                throw new KeyTaken();
+                                            }
+                                            return result;
+                                        });
+                            }))
+                            // a concurrent request with the same key committed first: answer as a repeat of it
+                            .onFailure(KeyTaken.class).recoverWithUni(() -> repository.find(pool, scope, key.key(), notBefore)
+                                    .map(again -> {
+                                        if (again == null) {
+                                            throw ApiException.conflict("idempotency_key_in_use",
+                                                    "a request with this Idempotency-Key is in progress; retry");
+                                        }
+                                        return replay(again, key);
+                                    }));
+                })
+                .map(ApiResult::orThrow);
+    }
+
+    private static ApiResult replay(IdempotencyRepository.Stored stored, Key key) {
+        if (!stored.requestHash().equals(key.fingerprint())) {
+            throw ApiException.conflict("idempotency_key_reused",
+                    "this Idempotency-Key was already used with a different request");
+        }
+        return new ApiResult(stored.status(), stored.body(), Map.of(REPLAYED_HEADER, "true"), null);
+    }
+
+    @Scheduled(every = "1h", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> purge() {
+        return repository.deleteOlderThan(pool, Times.now().minus(config.idempotency().ttl()))
+                .invoke(n -> {
+                    if (n > 0) {
+                        LOG.infof("purged %d expired idempotency records", n);
+                    }
+                })
+                .replaceWithVoid();
+    }
+
+    private static String sha256Hex(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Another transaction stored an answer for the key first. */
+    private static final class KeyTaken extends RuntimeException {
+        KeyTaken() {
+            super(null, null, false, false);
+        }
+    }
+}

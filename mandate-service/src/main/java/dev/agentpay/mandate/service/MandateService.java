@@ -1,0 +1,345 @@
+package dev.agentpay.mandate.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.MandateEvent;
+import dev.agentpay.commons.outbox.Outbox;
+import dev.agentpay.mandate.config.MandateConfig;
+import dev.agentpay.mandate.domain.Mandate;
+import dev.agentpay.mandate.domain.MandateState;
+import dev.agentpay.mandate.domain.MandateView;
+import dev.agentpay.mandate.domain.PublicMandateView;
+import dev.agentpay.mandate.domain.Receipt;
+import dev.agentpay.mandate.domain.ReceiptView;
+import dev.agentpay.mandate.domain.Transition;
+import dev.agentpay.mandate.repository.MandateRepository;
+import dev.agentpay.mandate.repository.ReceiptRepository;
+import dev.agentpay.mandate.repository.Times;
+import dev.agentpay.mandate.signing.CanonicalMandate;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The mandate state machine. Every change locks the mandate row ({@code select ... for update}), checks
+ * expiry and state, writes the mandate, its transition row and its {@code mandate.*} event in one
+ * transaction; concurrent requests on one mandate therefore apply one after the other.
+ */
+@ApplicationScoped
+public class MandateService {
+
+    public static final String SIGNER_PROPOSER = "proposer";
+    public static final String SIGNER_COUNTERPARTY = "counterparty";
+    public static final String SYSTEM = "system";
+
+    @Inject
+    MandateRepository mandates;
+
+    @Inject
+    ReceiptRepository receipts;
+
+    @Inject
+    PartnerService partners;
+
+    @Inject
+    IdempotencyService idempotency;
+
+    @Inject
+    Outbox outbox;
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    MandateConfig config;
+
+    /** A validated creation request; {@code termsText} is the client's exact {@code terms} text. */
+    public record NewMandate(String proposer, String counterparty, String scope, String termsText, String contextJson,
+            Instant expiresAt) {
+    }
+
+    public Uni<ApiResult> create(String partnerId, IdempotencyService.Key key, NewMandate req) {
+        Instant now = Times.now();
+        Instant expiresAt = req.expiresAt().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        if (!expiresAt.isAfter(now)) {
+            throw ApiException.invalidField("expiry", "must be in the future");
+        }
+        if (expiresAt.isAfter(now.plus(config.maxExpiryHorizon()))) {
+            throw ApiException.invalidField("expiry", "must be at most " + config.maxExpiryHorizon().toDays()
+                    + " days in the future");
+        }
+        String terms;
+        try {
+            terms = CanonicalMandate.canonicalTerms(req.termsText());
+        } catch (IllegalArgumentException e) {
+            // the canonicalizer's messages start with "terms ..." and say what to fix
+            throw new ApiException(400, "validation_error", e.getMessage());
+        }
+        Mandate m = new Mandate();
+        m.id = "mnd_" + UUID.randomUUID();
+        m.partnerId = partnerId;
+        m.proposerAgentId = req.proposer();
+        m.counterpartyAgentId = req.counterparty();
+        m.scope = req.scope();
+        m.terms = terms;
+        m.context = req.contextJson();
+        m.state = MandateState.PROPOSED;
+        m.expiresAt = expiresAt;
+        m.protoMandateHash = CanonicalMandate.mandateHash(signingBytes(m));
+        m.protoVersion = config.protoVersion();
+        m.createdAt = now;
+        m.updatedAt = now;
+        return idempotency.run(partnerId, key, conn -> mandates.insert(conn, m)
+                .flatMap(v -> transition(conn, m, new ArrayList<>(), MandateState.PROPOSED, SIGNER_PROPOSER, Map.of(), now))
+                .map(v -> {
+                    Map<String, Object> data = new LinkedHashMap<>();
+                    data.put("mandate_id", m.id);
+                    data.put("status", m.state.wire());
+                    data.put("proposer_signature_required", true);
+                    return ApiResult.of(201, data);
+                }));
+    }
+
+    /** Accepts a party's signature: the proposer's first, then the counterparty's, which issues the receipt. */
+    public Uni<ApiResult> sign(String partnerId, IdempotencyService.Key key, String mandateId, String signer,
+            String signature) {
+        // signatures are exactly 64 lowercase hex digits (CanonicalMandate.verify); anything else fails as 403
+        String sig = signature;
+        return idempotency.run(partnerId, key, conn -> locked(conn, mandateId, partnerId, (m, history, now) -> {
+            boolean proposer = SIGNER_PROPOSER.equals(signer);
+            MandateState required = proposer ? MandateState.PROPOSED : MandateState.SIGNED_BY_PROPOSER;
+            if (m.state != required) {
+                throw invalidTransition(m, proposer
+                        ? "the proposer can sign only a proposed mandate"
+                        : "the counterparty can sign only after the proposer (state signed_by_proposer)");
+            }
+            return partners.signingSecret(conn, partnerId).flatMap(secret -> {
+                if (secret == null || !CanonicalMandate.verify(signingBytes(m), secret, sig)) {
+                    throw ApiException.forbidden("invalid_signature",
+                            "signature is not the HMAC-SHA256 of the canonical mandate bytes with your signing secret");
+                }
+                if (proposer) {
+                    m.proposerSignature = sig;
+                    m.signedByProposerAt = now;
+                    return transition(conn, m, history, MandateState.SIGNED_BY_PROPOSER, signer, Map.of(), now);
+                }
+                m.counterpartySignature = sig;
+                m.signedByCounterpartyAt = now;
+                Receipt receipt = new Receipt("drs_" + UUID.randomUUID(), m.id, m.partnerId, m.protoMandateHash,
+                        m.proposerSignature, m.counterpartySignature, m.signedByProposerAt, now, now);
+                m.drsReceiptId = receipt.id();
+                return receipts.insert(conn, receipt)
+                        .flatMap(v -> transition(conn, m, history, MandateState.SIGNED_BY_BOTH, signer, Map.of(), now));
+            }).map(v -> {
+                Map<String, Object> data = new LinkedHashMap<>();
+                data.put("mandate_id", m.id);
+                data.put("status", m.state.wire());
+                data.put("drs_receipt_id", m.drsReceiptId);
+                return ApiResult.of(200, data);
+            });
+        }));
+    }
+
+    /** Starts the work: {@code signed_by_both} to {@code in_progress}. */
+    public Uni<ApiResult> start(String partnerId, IdempotencyService.Key key, String mandateId, String triggeredBy) {
+        return idempotency.run(partnerId, key, conn -> locked(conn, mandateId, partnerId, (m, history, now) -> {
+            if (m.state != MandateState.SIGNED_BY_BOTH) {
+                throw invalidTransition(m, "only a mandate signed by both parties can start");
+            }
+            return transition(conn, m, history, MandateState.IN_PROGRESS, triggeredBy, Map.of(), now)
+                    .map(v -> ApiResult.of(200, stateAnswer(m, history)));
+        }));
+    }
+
+    /** Completes the mandate; from {@code signed_by_both} it passes through {@code in_progress} in the same call. */
+    public Uni<ApiResult> complete(String partnerId, IdempotencyService.Key key, String mandateId, String triggeredBy) {
+        return idempotency.run(partnerId, key, conn -> locked(conn, mandateId, partnerId, (m, history, now) -> {
+            Uni<Void> step;
+            if (m.state == MandateState.SIGNED_BY_BOTH) {
+                step = transition(conn, m, history, MandateState.IN_PROGRESS, triggeredBy, Map.of(), now);
+            } else if (m.state == MandateState.IN_PROGRESS) {
+                step = Uni.createFrom().voidItem();
+            } else {
+                throw invalidTransition(m, "only a mandate signed by both parties or in progress can complete");
+            }
+            return step.flatMap(v -> {
+                m.completedAt = now;
+                return transition(conn, m, history, MandateState.COMPLETED, triggeredBy, Map.of(), now);
+            }).map(v -> {
+                Map<String, Object> data = stateAnswer(m, history);
+                data.put("completed_at", ApiJson.time(m.completedAt));
+                return ApiResult.of(200, data);
+            });
+        }));
+    }
+
+    /** Disputes a mandate that both parties signed; the reason goes on the mandate and in the transition metadata. */
+    public Uni<ApiResult> dispute(String partnerId, IdempotencyService.Key key, String mandateId, String reason,
+            String triggeredBy) {
+        return idempotency.run(partnerId, key, conn -> locked(conn, mandateId, partnerId, (m, history, now) -> {
+            if (m.state != MandateState.SIGNED_BY_BOTH && m.state != MandateState.IN_PROGRESS) {
+                throw invalidTransition(m, "only a mandate signed by both parties or in progress can be disputed");
+            }
+            m.disputeReason = reason;
+            m.disputedAt = now;
+            return transition(conn, m, history, MandateState.DISPUTED, triggeredBy, Map.of("reason", reason), now)
+                    .map(v -> {
+                        Map<String, Object> data = stateAnswer(m, history);
+                        data.put("dispute_reason", m.disputeReason);
+                        data.put("disputed_at", ApiJson.time(m.disputedAt));
+                        return ApiResult.of(200, data);
+                    });
+        }));
+    }
+
+    public Uni<MandateView> get(String partnerId, String mandateId) {
+        return pool.withConnection(conn -> mandates.find(conn, mandateId, partnerId).flatMap(m -> {
+            if (m == null) {
+                throw notFound();
+            }
+            return mandates.transitions(conn, m.id).map(ts -> view(m, ts));
+        }));
+    }
+
+    public Uni<PublicMandateView> publicView(String mandateId) {
+        return pool.withConnection(conn -> mandates.findAny(conn, mandateId).flatMap(m -> {
+            if (m == null) {
+                throw notFound();
+            }
+            return mandates.transitions(conn, m.id).map(ts -> {
+                String anchor = null;
+                for (Transition t : ts) {
+                    if (t.anchorTxHash() != null) {
+                        anchor = t.anchorTxHash();
+                    }
+                }
+                return new PublicMandateView(m.id, m.state.wire(), m.protoMandateHash, anchor, ApiJson.time(m.createdAt),
+                        List.of(new PublicMandateView.Party(SIGNER_PROPOSER, m.proposerAgentId,
+                                        ApiJson.time(m.signedByProposerAt)),
+                                new PublicMandateView.Party(SIGNER_COUNTERPARTY, m.counterpartyAgentId,
+                                        ApiJson.time(m.signedByCounterpartyAt))));
+            });
+        }));
+    }
+
+    public Uni<ReceiptView> receipt(String partnerId, String receiptId) {
+        return pool.withConnection(conn -> receipts.find(conn, receiptId, partnerId).flatMap(r -> {
+            if (r == null) {
+                throw ApiException.notFound("receipt_not_found", "no such receipt");
+            }
+            return mandates.transitions(conn, r.mandateId()).map(ts -> {
+                String anchor = null;
+                for (Transition t : ts) {
+                    if (t.toState() == MandateState.SIGNED_BY_BOTH) {
+                        anchor = t.anchorTxHash();
+                    }
+                }
+                return new ReceiptView(r.id(), r.mandateId(), r.mandateHash(), r.proposerSignature(),
+                        r.counterpartySignature(), ApiJson.time(r.signedByProposerAt()),
+                        ApiJson.time(r.signedByCounterpartyAt()), ApiJson.time(r.issuedAt()), anchor);
+            });
+        }));
+    }
+
+    /**
+     * Moves a locked live mandate whose expiry has passed to {@code expired}, with its transition and
+     * {@code mandate.expired} event; used by the expiry job and by requests that find it late.
+     */
+    public Uni<Void> expire(SqlConnection conn, Mandate m, Instant now) {
+        return mandates.transitions(conn, m.id).flatMap(history ->
+                transition(conn, m, new ArrayList<>(history), MandateState.EXPIRED, SYSTEM,
+                        Map.of("cause", "expires_at passed", "expires_at", ApiJson.time(m.expiresAt)), now));
+    }
+
+    /** A step on a locked mandate with its transitions so far. */
+    @FunctionalInterface
+    interface Step {
+        Uni<ApiResult> apply(Mandate m, List<Transition> history, Instant now);
+    }
+
+    /**
+     * Locks the mandate and runs {@code step}, unless it is unknown to this partner (404) or expired (409
+     * {@code mandate_expired}). A live mandate found past its expiry is expired here and now, and that
+     * change commits even though the request is refused.
+     */
+    private Uni<ApiResult> locked(SqlConnection conn, String mandateId, String partnerId, Step step) {
+        return mandates.lock(conn, mandateId, partnerId).flatMap(m -> {
+            if (m == null) {
+                throw notFound();
+            }
+            Instant now = Times.now();
+            if (m.state == MandateState.EXPIRED) {
+                throw expired(m);
+            }
+            if (!m.state.terminal() && m.pastExpiry(now)) {
+                return expire(conn, m, now).replaceWith(ApiResult.refusedAfterCommit(expired(m)));
+            }
+            return mandates.transitions(conn, m.id).flatMap(ts -> step.apply(m, new ArrayList<>(ts), now));
+        });
+    }
+
+    /** Writes the new state, its transition row and its event; appends the row to {@code history}. */
+    private Uni<Void> transition(SqlConnection conn, Mandate m, List<Transition> history, MandateState to,
+            String triggeredBy, Map<String, String> extra, Instant now) {
+        MandateState from = history.isEmpty() ? null : m.state;
+        ObjectNode meta = ApiJson.MAPPER.createObjectNode();
+        meta.put("triggered_by", triggeredBy);
+        extra.forEach(meta::put);
+        Transition t = new Transition(UUID.randomUUID(), m.id, history.size() + 1, from, to, ApiJson.write(meta),
+                null, null, null, null, now);
+        m.state = to;
+        m.updatedAt = now;
+        history.add(t);
+        Uni<Void> write = from == null ? Uni.createFrom().voidItem() : mandates.updateState(conn, m);
+        JsonNode row = EventCodec.mapper().valueToTree(view(m, history));
+        MandateEvent event = new MandateEvent(UUID.randomUUID(), to.eventType(), m.id, m.partnerId, now,
+                MandateEvent.SCHEMA_VERSION, t.id().toString(), from == null ? null : from.wire(), to.wire(),
+                m.protoMandateHash, row);
+        return write.flatMap(v -> mandates.insertTransition(conn, t)).flatMap(v -> outbox.append(conn, event));
+    }
+
+    private static Map<String, Object> stateAnswer(Mandate m, List<Transition> history) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("mandate_id", m.id);
+        data.put("status", m.state.wire());
+        data.put("mandate", view(m, history));
+        return data;
+    }
+
+    static byte[] signingBytes(Mandate m) {
+        return CanonicalMandate.bytes(m.counterpartyAgentId, m.expiresAt, m.id, m.proposerAgentId, m.scope, m.terms);
+    }
+
+    static MandateView view(Mandate m, List<Transition> transitions) {
+        return new MandateView(m.id, m.proposerAgentId, m.counterpartyAgentId, m.scope, m.terms, m.context,
+                m.state.wire(), m.protoMandateHash, m.protoVersion, m.proposerSignature, m.counterpartySignature,
+                ApiJson.time(m.signedByProposerAt), ApiJson.time(m.signedByCounterpartyAt), ApiJson.time(m.completedAt),
+                CanonicalMandate.isoMillis(m.expiresAt), m.disputeReason, ApiJson.time(m.disputedAt), m.drsReceiptId,
+                ApiJson.time(m.createdAt), ApiJson.time(m.updatedAt),
+                transitions.stream().map(t -> new MandateView.TransitionView(t.id().toString(),
+                        t.fromState() == null ? null : t.fromState().wire(), t.toState().wire(), t.anchorTxHash(),
+                        t.anchorBlockNumber(), t.anchorChainId(), t.metadata(), ApiJson.time(t.createdAt()))).toList());
+    }
+
+    private static ApiException notFound() {
+        return ApiException.notFound("mandate_not_found", "no such mandate");
+    }
+
+    private static ApiException expired(Mandate m) {
+        return ApiException.conflict("mandate_expired", "mandate expired at " + ApiJson.time(m.expiresAt));
+    }
+
+    private static ApiException invalidTransition(Mandate m, String why) {
+        return ApiException.conflict("invalid_transition", "mandate is " + m.state.wire() + ": " + why);
+    }
+}

@@ -1,0 +1,183 @@
+package dev.agentpay.mandate;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
+
+import dev.agentpay.localstack.testing.KafkaTestResource;
+import dev.agentpay.localstack.testing.PostgresTestResource;
+import dev.agentpay.mandate.support.Api;
+import dev.agentpay.mandate.support.Api.TestMandate;
+import dev.agentpay.mandate.support.Api.TestPartner;
+import dev.agentpay.mandate.support.TestSigner;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The sign error table exactly, and the decided errors of create, get, start, complete and dispute. */
+@QuarkusTest
+@WithTestResource(PostgresTestResource.class)
+@WithTestResource(KafkaTestResource.class)
+class MandateErrorsTest {
+
+    static TestPartner partner;
+
+    // not @BeforeAll: RestAssured points at the application only once a test runs
+    @BeforeEach
+    void partner() {
+        if (partner == null) {
+            partner = Api.newPartner("Errors");
+        }
+    }
+
+    private void signError(TestMandate m, Object body, int status, String code) {
+        partner.as().contentType(ContentType.JSON).body(body).post("/v1/mandates/" + m.id() + "/sign").then()
+                .statusCode(status).body("success", equalTo(false)).body("error.code", equalTo(code));
+    }
+
+    @Test
+    void signErrorTable() {
+        TestMandate m = Api.create(partner);
+        signError(m, Map.of("signer", "witness", "signature", m.signature()), 400, "invalid_signer");
+        signError(m, Map.of("signature", m.signature()), 400, "invalid_signer");
+        signError(m, Map.of("signer", 7, "signature", m.signature()), 400, "invalid_signer");
+        signError(m, Map.of("signer", "proposer"), 400, "missing_signature");
+        signError(m, Map.of("signer", "proposer", "signature", ""), 400, "missing_signature");
+        signError(m, Map.of("signer", "proposer", "signature", TestSigner.tamper(m.signature())), 403, "invalid_signature");
+        signError(m, Map.of("signer", "proposer", "signature", m.signature().toUpperCase()), 403, "invalid_signature");
+        signError(m, Map.of("signer", "proposer", "signature", "zz"), 403, "invalid_signature");
+        // signed with another partner's secret
+        TestPartner other = Api.newPartner("OtherSecret");
+        signError(m, Map.of("signer", "proposer", "signature", TestSigner.hmac(m.canonical(), other.signingSecret())),
+                403, "invalid_signature");
+        partner.as().contentType(ContentType.JSON).body(Map.of("signer", "proposer", "signature", m.signature()))
+                .post("/v1/mandates/mnd_00000000-0000-0000-0000-000000000000/sign").then().statusCode(404)
+                .body("error.code", equalTo("mandate_not_found"));
+        signError(m, Map.of("signer", "counterparty", "signature", m.signature()), 409, "invalid_transition");
+        // nothing changed by any refusal
+        assertThat(Api.get(m).jsonPath().getString("data.state")).isEqualTo("proposed");
+        assertThat(Api.get(m).jsonPath().getList("data.transitions")).hasSize(1);
+    }
+
+    private void createError(Map<String, Object> body, String messagePrefix) {
+        partner.as().contentType(ContentType.JSON).body(body).post("/v1/mandates").then().statusCode(400)
+                .body("success", equalTo(false))
+                .body("error.code", equalTo("validation_error"))
+                .body("error.message", startsWith(messagePrefix));
+    }
+
+    private Map<String, Object> valid() {
+        return new HashMap<>(Api.createBody("p", "c", Api.inDays(3)));
+    }
+
+    @Test
+    void createValidationNamesTheField() {
+        for (String f : List.of("proposer", "counterparty", "scope", "terms", "expiry")) {
+            Map<String, Object> b = valid();
+            b.remove(f);
+            createError(b, f + ": is required");
+        }
+        for (String f : List.of("proposer", "counterparty", "scope")) {
+            Map<String, Object> b = valid();
+            b.put(f, 12);
+            createError(b, f + ": must be a string");
+            b.put(f, "  ");
+            createError(b, f + ": must not be blank");
+        }
+        Map<String, Object> b = valid();
+        b.put("terms", List.of(1, 2));
+        createError(b, "terms: must be a JSON object");
+        b = valid();
+        b.put("terms", "amount=1");
+        createError(b, "terms: must be a JSON object");
+        b = valid();
+        b.put("terms", Map.of("__proto__", 1));
+        createError(b, "terms");
+        b = valid();
+        b.put("context", "chat");
+        createError(b, "context: must be a JSON object");
+        b = valid();
+        b.put("expiry", "next tuesday");
+        createError(b, "expiry: must be an ISO 8601 timestamp");
+        b = valid();
+        b.put("expiry", "2030-01-01T00:00:00");
+        createError(b, "expiry: must be an ISO 8601 timestamp");
+        b = valid();
+        b.put("expiry", Api.iso(Instant.now().minusSeconds(60)));
+        createError(b, "expiry: must be in the future");
+        b = valid();
+        b.put("expiry", "2200-01-01T00:00:00.000Z");
+        createError(b, "expiry: must be at most");
+        b = valid();
+        b.put("proposer", "x".repeat(257));
+        createError(b, "proposer: must be at most 256 characters");
+        b = valid();
+        b.put("expires_at", Api.inDays(3));
+        createError(b, "expires_at: unknown field");
+    }
+
+    @Test
+    void createRefusesBadBodies() {
+        partner.as().contentType(ContentType.JSON).body("{\"proposer\":").post("/v1/mandates").then().statusCode(400)
+                .body("error.code", equalTo("invalid_json"));
+        partner.as().contentType(ContentType.JSON).body("[1,2]").post("/v1/mandates").then().statusCode(400)
+                .body("error.code", equalTo("invalid_body"));
+        partner.as().contentType(ContentType.JSON).body("").post("/v1/mandates").then().statusCode(400)
+                .body("error.code", equalTo("invalid_json"));
+        partner.as().contentType(ContentType.JSON)
+                .body("{\"proposer\":\"a\",\"proposer\":\"b\",\"counterparty\":\"c\",\"scope\":\"s\",\"terms\":{},"
+                        + "\"expiry\":\"" + Api.inDays(1) + "\"}")
+                .post("/v1/mandates").then().statusCode(400).body("error.code", equalTo("invalid_json"));
+        partner.as().contentType(ContentType.TEXT).body("proposer=a").post("/v1/mandates").then().statusCode(415)
+                .body("success", equalTo(false)).body("error.code", equalTo("unsupported_media_type"));
+        partner.as().contentType("application/xml").body("<a/>").post("/v1/mandates").then().statusCode(415);
+        Map<String, Object> big = valid();
+        big.put("scope", "s".repeat(9000));
+        big.put("terms", Map.of("blob", "x".repeat(70_000)));
+        partner.as().contentType(ContentType.JSON).body(big).post("/v1/mandates").then().statusCode(413)
+                .body("success", equalTo(false)).body("error.code", equalTo("payload_too_large"));
+        given().contentType(ContentType.JSON).body(valid()).post("/v1/mandates").then().statusCode(401)
+                .body("error.code", equalTo("unauthorized"));
+        given().header("x-api-key", "sk_" + "0".repeat(64)).contentType(ContentType.JSON).body(valid())
+                .post("/v1/mandates").then().statusCode(401);
+    }
+
+    @Test
+    void unknownMandateIs404Everywhere() {
+        String id = "mnd_00000000-0000-0000-0000-000000000000";
+        partner.as().get("/v1/mandates/" + id).then().statusCode(404).body("error.code", equalTo("mandate_not_found"));
+        partner.as().get("/v1/mandates/not-even-an-id").then().statusCode(404).body("error.code", equalTo("mandate_not_found"));
+        partner.as().post("/v1/mandates/" + id + "/complete").then().statusCode(404).body("error.code", equalTo("mandate_not_found"));
+        partner.as().post("/v1/mandates/" + id + "/start").then().statusCode(404).body("error.code", equalTo("mandate_not_found"));
+        partner.as().contentType(ContentType.JSON).body(Map.of("reason", "x")).post("/v1/mandates/" + id + "/dispute")
+                .then().statusCode(404).body("error.code", equalTo("mandate_not_found"));
+    }
+
+    @Test
+    void completeAndDisputeBodies() {
+        TestMandate m = Api.signedByBoth(partner);
+        assertThat(Api.post(m, "dispute", Map.of()).<String>path("error.message")).isEqualTo("reason: is required");
+        assertThat(Api.post(m, "dispute", Map.of("reason", " ")).<String>path("error.message"))
+                .isEqualTo("reason: must not be blank");
+        assertThat(Api.post(m, "dispute", Map.of("reason", 5)).<String>path("error.message"))
+                .isEqualTo("reason: must be a string");
+        assertThat(Api.post(m, "dispute", Map.of("reason", "r".repeat(4001))).statusCode()).isEqualTo(400);
+        assertThat(Api.post(m, "complete", Map.of("triggered_by", 3)).<String>path("error.message"))
+                .isEqualTo("triggered_by: must be a string");
+        assertThat(Api.post(m, "complete", Map.of("who", "me")).<String>path("error.message"))
+                .isEqualTo("who: unknown field");
+        m.owner().as().contentType(ContentType.TEXT).body("done").post("/v1/mandates/" + m.id() + "/complete").then()
+                .statusCode(415);
+        assertThat(Api.get(m).jsonPath().getString("data.state")).isEqualTo("signed_by_both");
+        // an empty body is a complete without triggered_by
+        m.owner().as().post("/v1/mandates/" + m.id() + "/complete").then().statusCode(200)
+                .body("data.status", equalTo("completed"));
+    }
+}

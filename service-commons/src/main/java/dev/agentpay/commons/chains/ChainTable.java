@@ -1,0 +1,73 @@
+package dev.agentpay.commons.chains;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/** The resolved chain table: {@link ChainsConfig} over the defaults of {@link Chain}. */
+@ApplicationScoped
+public class ChainTable {
+
+    /** One chain with every setting resolved. */
+    public record Entry(Chain chain, boolean enabled, String networkId, String usdcAddress,
+            Optional<String> paymentAddress, Optional<String> rpcUrl, int confirmations, Duration pollInterval,
+            int maxBlockRange) {
+
+        public String name() {
+            return chain.value();
+        }
+
+        /** Takes invoices: enabled and with a seller wallet. */
+        public boolean acceptsInvoices() {
+            return enabled && paymentAddress.isPresent();
+        }
+
+        /** Can be watched: enabled, with a seller wallet and an RPC endpoint. */
+        public boolean watchable() {
+            return acceptsInvoices() && rpcUrl.isPresent();
+        }
+    }
+
+    private final List<Entry> entries;
+
+    @Inject
+    public ChainTable(ChainsConfig config) {
+        this.entries = Arrays.stream(Chain.values()).map(c -> resolve(c, settings(config, c))).toList();
+    }
+
+    public List<Entry> all() {
+        return entries;
+    }
+
+    public Entry get(Chain chain) {
+        return entries.get(chain.ordinal());
+    }
+
+    private static ChainsConfig.Settings settings(ChainsConfig config, Chain chain) {
+        return switch (chain) {
+            case BASE -> config.base();
+            case SKALE -> config.skale();
+            case POLYGON -> config.polygon();
+            case ARBITRUM -> config.arbitrum();
+            case SOLANA -> config.solana();
+        };
+    }
+
+    private static Entry resolve(Chain c, ChainsConfig.Settings s) {
+        return new Entry(c, s.enabled(),
+                nonBlank(s.networkId()).orElse(c.networkId()),
+                nonBlank(s.usdcAddress()).orElse(c.canonicalUsdc()),
+                nonBlank(s.paymentAddress()),
+                nonBlank(s.rpcUrl()),
+                s.confirmations().orElse(c.defaultConfirmations()),
+                s.pollInterval().orElse(c.defaultPollInterval()),
+                s.maxBlockRange());
+    }
+
+    private static Optional<String> nonBlank(Optional<String> v) {
+        return v.map(String::trim).filter(x -> !x.isEmpty());
+    }
+}

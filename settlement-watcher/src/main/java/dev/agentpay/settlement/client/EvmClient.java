@@ -1,0 +1,128 @@
+package dev.agentpay.settlement.client;
+
+import dev.agentpay.settlement.domain.BlockRef;
+import dev.agentpay.settlement.domain.Transfer;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import okhttp3.OkHttpClient;
+import org.web3j.abi.EventEncoder;
+import org.web3j.abi.TypeReference;
+import org.web3j.abi.datatypes.Address;
+import org.web3j.abi.datatypes.Event;
+import org.web3j.abi.datatypes.generated.Uint256;
+import org.web3j.protocol.Web3j;
+import org.web3j.protocol.core.DefaultBlockParameter;
+import org.web3j.protocol.core.Response;
+import org.web3j.protocol.core.methods.request.EthFilter;
+import org.web3j.protocol.core.methods.response.EthBlock;
+import org.web3j.protocol.core.methods.response.EthLog;
+import org.web3j.protocol.core.methods.response.Log;
+import org.web3j.protocol.http.HttpService;
+import org.web3j.utils.Numeric;
+
+/**
+ * One EVM chain's JSON-RPC endpoint through web3j: head, block hashes, and USDC {@code Transfer} logs to
+ * the seller wallet. Every failure (transport or JSON-RPC error) surfaces as {@link RpcException} so
+ * the scanner can shrink its range or retry on its next tick.
+ */
+public class EvmClient implements AutoCloseable {
+
+    /** {@code Transfer(address indexed from, address indexed to, uint256 value)}. */
+    public static final String TRANSFER_TOPIC = EventEncoder.encode(new Event("Transfer", List.of(
+            new TypeReference<Address>(true) {
+            }, new TypeReference<Address>(true) {
+            }, new TypeReference<Uint256>(false) {
+            })));
+
+    private final String chain;
+    private final Web3j web3j;
+
+    public EvmClient(String chain, String rpcUrl, Duration timeout) {
+        this.chain = chain;
+        OkHttpClient http = new OkHttpClient.Builder()
+                .connectTimeout(timeout).readTimeout(timeout).writeTimeout(timeout).callTimeout(timeout)
+                .build();
+        this.web3j = Web3j.build(new HttpService(rpcUrl, http));
+    }
+
+    public long head() {
+        return send(() -> web3j.ethBlockNumber().send()).getBlockNumber().longValueExact();
+    }
+
+    /** The block at this height on the chain as the node sees it now, or {@code null} beyond its head. */
+    public BlockRef block(long number) {
+        EthBlock.Block b = send(() -> web3j.ethGetBlockByNumber(DefaultBlockParameter.valueOf(BigInteger.valueOf(number)), false)
+                .send()).getBlock();
+        return b == null ? null : new BlockRef(b.getNumber().longValueExact(), b.getHash());
+    }
+
+    /** {@code Transfer} logs of {@code token} to {@code to} in {@code [from, toBlock]}. */
+    public List<Transfer> transfers(String token, String to, long fromBlock, long toBlock) {
+        EthFilter filter = new EthFilter(DefaultBlockParameter.valueOf(BigInteger.valueOf(fromBlock)),
+                DefaultBlockParameter.valueOf(BigInteger.valueOf(toBlock)), token)
+                .addSingleTopic(TRANSFER_TOPIC)
+                .addNullTopic()
+                .addSingleTopic(topicAddress(to));
+        EthLog res = send(() -> web3j.ethGetLogs(filter).send());
+        List<Transfer> out = new ArrayList<>();
+        for (EthLog.LogResult<?> r : res.getLogs()) {
+            Log log = (Log) r.get();
+            if (log.isRemoved() || log.getTopics().size() < 3) {
+                continue;
+            }
+            out.add(new Transfer(chain, log.getTransactionHash(), log.getLogIndex().intValueExact(),
+                    log.getBlockNumber().longValueExact(), log.getBlockHash(),
+                    address(log.getTopics().get(1)), address(log.getTopics().get(2)),
+                    Numeric.toBigInt(log.getData()), log.getAddress().toLowerCase(Locale.ROOT), null));
+        }
+        return out;
+    }
+
+    static String topicAddress(String address) {
+        return "0x" + "0".repeat(24) + Numeric.cleanHexPrefix(address).toLowerCase(Locale.ROOT);
+    }
+
+    static String address(String topic) {
+        String hex = Numeric.cleanHexPrefix(topic);
+        return "0x" + hex.substring(hex.length() - 40);
+    }
+
+    private interface Call<T extends Response<?>> {
+        T run() throws IOException;
+    }
+
+    private <T extends Response<?>> T send(Call<T> call) {
+        try {
+            T res = call.run();
+            if (res.hasError()) {
+                throw new RpcException(chain + ": " + res.getError().getCode() + " " + res.getError().getMessage());
+            }
+            return res;
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof RpcException re) {
+                throw re;
+            }
+            throw new RpcException(chain + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        web3j.shutdown();
+    }
+
+    /** A failed JSON-RPC call. */
+    public static class RpcException extends RuntimeException {
+        public RpcException(String message) {
+            super(message);
+        }
+
+        public RpcException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

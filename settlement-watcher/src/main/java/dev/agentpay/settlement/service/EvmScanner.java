@@ -1,0 +1,138 @@
+package dev.agentpay.settlement.service;
+
+import dev.agentpay.commons.chains.ChainTable;
+import dev.agentpay.settlement.client.EvmClient;
+import dev.agentpay.settlement.config.SettlementConfig;
+import dev.agentpay.settlement.domain.BlockRef;
+import dev.agentpay.settlement.domain.Checkpoint;
+import dev.agentpay.settlement.domain.ScanResult;
+import dev.agentpay.settlement.domain.Transfer;
+import dev.agentpay.settlement.repository.WatcherRepository;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.jboss.logging.Logger;
+
+/**
+ * Scans one EVM chain for USDC transfers to the seller wallet, publishing each once it has the
+ * configured confirmations. All progress lives in the database, so a restarted watcher resumes exactly
+ * where the last committed step ended (catch-up after downtime).
+ *
+ * <p>Each tick: (1) check that the checkpoint block still has the remembered hash; if not, find the
+ * fork point among the remembered blocks, re-read the range above it, retract published transfers that
+ * are gone and publish ones that are new; (2) scan from the checkpoint to the confirmed head in
+ * {@code eth_getLogs} ranges of at most {@code maxBlockRange} blocks, halving the range when the
+ * provider refuses it.
+ */
+public class EvmScanner {
+
+    private static final Logger LOG = Logger.getLogger(EvmScanner.class);
+    private static final Duration DB_TIMEOUT = Duration.ofSeconds(30);
+    private static final String SOURCE = "evm-detector";
+
+    private final ChainTable.Entry chain;
+    private final EvmClient rpc;
+    private final WatcherRepository repo;
+    private final SettlementConfig config;
+    private final String token;
+    private final String seller;
+    private int range;
+
+    public EvmScanner(ChainTable.Entry chain, EvmClient rpc, WatcherRepository repo, SettlementConfig config) {
+        this.chain = chain;
+        this.rpc = rpc;
+        this.repo = repo;
+        this.config = config;
+        this.token = chain.usdcAddress();
+        this.seller = chain.paymentAddress().orElseThrow();
+        this.range = Math.max(1, chain.maxBlockRange());
+    }
+
+    public String chain() {
+        return chain.name();
+    }
+
+    /** One tick; returns the number of events published. */
+    public int tick() {
+        long head = rpc.head();
+        long confirmed = head - (chain.confirmations() - 1);
+        Checkpoint cp = repo.checkpoint(chain.name()).await().atMost(DB_TIMEOUT);
+        int published = 0;
+        if (cp == null) {
+            long start = Math.max(-1, confirmed - config.evm().initialLookback());
+            BlockRef b = start >= 0 ? rpc.block(start) : new BlockRef(-1, null);
+            repo.commit(new ScanResult(chain.name(), List.of(), List.of(), new Checkpoint(start, b.hash(), null),
+                    b.hash() == null ? List.of() : List.of(b), -1), SOURCE, config.evm().rememberedBlocks()).await().atMost(DB_TIMEOUT);
+            LOG.infof("%s: first start, scanning from block %d", chain.name(), start + 1);
+            cp = new Checkpoint(start, b.hash(), null);
+        } else if (cp.blockHash() != null) {
+            BlockRef now = rpc.block(cp.block());
+            if (now == null || !now.hash().equalsIgnoreCase(cp.blockHash())) {
+                published += reorg(cp, confirmed);
+                cp = repo.checkpoint(chain.name()).await().atMost(DB_TIMEOUT);
+            }
+        }
+        long from = cp.block() + 1;
+        while (from <= confirmed) {
+            long to = Math.min(confirmed, from + range - 1);
+            List<Transfer> found;
+            try {
+                found = rpc.transfers(token, seller, from, to);
+            } catch (EvmClient.RpcException e) {
+                if (range == 1) {
+                    throw e;
+                }
+                range = Math.max(1, range / 2);
+                LOG.warnf("%s: eth_getLogs %d..%d refused (%s); range now %d", chain.name(), from, to, e.getMessage(), range);
+                continue;
+            }
+            BlockRef end = rpc.block(to);
+            if (end == null) {
+                break; // the head moved back under us: the next tick sees the reorg
+            }
+            published += repo.commit(new ScanResult(chain.name(), found, List.of(), new Checkpoint(to, end.hash(), null),
+                    List.of(end), -1), SOURCE, config.evm().rememberedBlocks()).await().atMost(DB_TIMEOUT);
+            from = to + 1;
+            if (range < chain.maxBlockRange()) {
+                range = Math.min(chain.maxBlockRange(), range * 2); // recover after a provider hiccup
+            }
+        }
+        return published;
+    }
+
+    /** The checkpoint block changed: rewind to the fork point, retract what vanished, publish what is new. */
+    private int reorg(Checkpoint cp, long confirmed) {
+        List<BlockRef> remembered = repo.seenBlocks(chain.name(), config.evm().rememberedBlocks()).await().atMost(DB_TIMEOUT);
+        long fork = -1;
+        String forkHash = null;
+        for (BlockRef b : remembered) {
+            BlockRef now = rpc.block(b.number());
+            if (now != null && now.hash().equalsIgnoreCase(b.hash())) {
+                fork = b.number();
+                forkHash = b.hash();
+                break;
+            }
+        }
+        if (fork < 0 && !remembered.isEmpty()) {
+            fork = remembered.get(remembered.size() - 1).number() - 1;
+            LOG.errorf("%s: reorg deeper than the %d remembered blocks; rescanning from %d", chain.name(), remembered.size(), fork + 1);
+            BlockRef b = fork >= 0 ? rpc.block(fork) : null;
+            forkHash = b == null ? null : b.hash();
+        }
+        long upTo = Math.max(fork, confirmed);
+        List<Transfer> found = new ArrayList<>();
+        for (long from = fork + 1; from <= upTo; from += range) {
+            found.addAll(rpc.transfers(token, seller, from, Math.min(upTo, from + range - 1)));
+        }
+        Set<String> stillThere = new HashSet<>();
+        found.forEach(t -> stillThere.add(t.id()));
+        List<Transfer> vanished = repo.liveAbove(chain.name(), fork).await().atMost(DB_TIMEOUT).stream()
+                .filter(t -> !stillThere.contains(t.id())).toList();
+        BlockRef end = upTo == fork ? new BlockRef(fork, forkHash) : rpc.block(upTo);
+        LOG.warnf("%s: reorg below block %d; fork point %d, %d transfer(s) retracted", chain.name(), cp.block(), fork, vanished.size());
+        return repo.commit(new ScanResult(chain.name(), found, vanished, new Checkpoint(end.number(), end.hash(), null),
+                end.hash() == null ? List.of() : List.of(end), fork), SOURCE, config.evm().rememberedBlocks()).await().atMost(DB_TIMEOUT);
+    }
+}

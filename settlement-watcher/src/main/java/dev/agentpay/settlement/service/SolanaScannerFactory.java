@@ -1,0 +1,23 @@
+package dev.agentpay.settlement.service;
+
+import dev.agentpay.commons.chains.ChainTable;
+import dev.agentpay.settlement.client.SolanaClient;
+import dev.agentpay.settlement.config.SettlementConfig;
+import dev.agentpay.settlement.repository.WatcherRepository;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+/** Builds the Solana scanner with its RPC client. */
+@ApplicationScoped
+public class SolanaScannerFactory {
+
+    @Inject
+    WatcherRepository repo;
+
+    @Inject
+    SettlementConfig config;
+
+    public SolanaScanner create(ChainTable.Entry chain) {
+        return new SolanaScanner(chain, new SolanaClient(chain.rpcUrl().orElseThrow(), config.solana().rpcTimeout()), repo, config);
+    }
+}
