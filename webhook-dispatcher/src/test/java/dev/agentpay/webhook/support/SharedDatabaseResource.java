@@ -17,21 +17,22 @@ public class SharedDatabaseResource implements QuarkusTestResourceLifecycleManag
 
     @Override
     public Map<String, String> start() {
-        PostgresServer pg = SharedServers.postgres();
-        String db;
+        // Test resources are reloaded with each application too (and with them the shared servers), so the
+        // first start's connection URLs are what later starts reuse: that PostgreSQL runs until the JVM exits.
         synchronized (System.class) {
-            db = System.getProperty(PROPERTY);
-            if (db == null) {
-                db = "r_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+            if (System.getProperty(PROPERTY + ".reactive") == null) {
+                PostgresServer pg = SharedServers.postgres();
+                String db = "r_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
                 pg.ensureDatabase(db);
-                System.setProperty(PROPERTY, db);
+                System.setProperty(PROPERTY + ".reactive", pg.reactiveUrl(db));
+                System.setProperty(PROPERTY + ".jdbc", pg.jdbcUrl(db));
             }
+            return Map.of(
+                    "quarkus.datasource.reactive.url", System.getProperty(PROPERTY + ".reactive"),
+                    "quarkus.datasource.jdbc.url", System.getProperty(PROPERTY + ".jdbc"),
+                    "quarkus.datasource.username", PostgresServer.USER,
+                    "quarkus.datasource.password", PostgresServer.PASSWORD);
         }
-        return Map.of(
-                "quarkus.datasource.reactive.url", pg.reactiveUrl(db),
-                "quarkus.datasource.jdbc.url", pg.jdbcUrl(db),
-                "quarkus.datasource.username", PostgresServer.USER,
-                "quarkus.datasource.password", PostgresServer.PASSWORD);
     }
 
     @Override

@@ -52,6 +52,8 @@ public final class TestReceiver implements AutoCloseable {
     private final ExecutorService executor;
     private final Map<String, Deque<Answer>> scripts = new ConcurrentHashMap<>();
     private final List<Received> received = new CopyOnWriteArrayList<>();
+    /** Optional file receiving "path webhook-id attempt answered" per request (readable after a restart). */
+    private volatile java.nio.file.Path logFile;
 
     /** One receiver per test JVM, so it outlives application restarts. */
     public static synchronized TestReceiver shared() {
@@ -86,6 +88,12 @@ public final class TestReceiver implements AutoCloseable {
             Map<String, String> headers = new TreeMap<>();
             exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(), String.join(",", v)));
             received.add(new Received(path, headers, body, status, System.currentTimeMillis()));
+            if (logFile != null) {
+                synchronized (this) {
+                    java.nio.file.Files.writeString(logFile, path + " " + headers.get("webhook-id") + " "
+                            + headers.get("x-service-attempt") + " " + status + "\n", java.nio.file.StandardOpenOption.APPEND);
+                }
+            }
             if (a != null) {
                 a.headers().forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
             }
@@ -117,6 +125,11 @@ public final class TestReceiver implements AutoCloseable {
             }
         }
         return out;
+    }
+
+    /** Also appends one line per request to {@code file}, which must exist. */
+    public void logTo(java.nio.file.Path file) {
+        this.logFile = file;
     }
 
     public int total() {
