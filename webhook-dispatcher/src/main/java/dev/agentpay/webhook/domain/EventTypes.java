@@ -1,0 +1,37 @@
+package dev.agentpay.webhook.domain;
+
+import dev.agentpay.commons.events.InvoiceEvent;
+import dev.agentpay.commons.events.PlatformEvent;
+import java.util.List;
+import java.util.Set;
+
+/** The event types a subscription may name. */
+public final class EventTypes {
+
+    /** Sent to a partner's other subscriptions when the dispatcher disables one of them. */
+    public static final String WEBHOOK_DISABLED = "webhook.disabled";
+
+    /** Every subscribable type, in the order the API lists them. */
+    public static final List<String> ALL = List.of(
+            "mandate.proposed",
+            "mandate.signed_by_proposer",
+            "mandate.signed_by_both",
+            "mandate.in_progress",
+            "mandate.completed",
+            "mandate.disputed",
+            "mandate.expired",
+            InvoiceEvent.CREATED,
+            InvoiceEvent.SETTLED,
+            InvoiceEvent.UNSETTLED,
+            PlatformEvent.BENCHMARK_PUBLISHED,
+            WEBHOOK_DISABLED);
+
+    private static final Set<String> SET = Set.copyOf(ALL);
+
+    private EventTypes() {
+    }
+
+    public static boolean known(String type) {
+        return type != null && SET.contains(type);
+    }
+}

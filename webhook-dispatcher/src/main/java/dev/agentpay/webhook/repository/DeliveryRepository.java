@@ -1,0 +1,244 @@
+package dev.agentpay.webhook.repository;
+
+import dev.agentpay.webhook.domain.Attempt;
+import dev.agentpay.webhook.domain.Delivery;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+/** Events, deliveries and attempts: fan-out, the claim of due work, results and the delivery log. */
+@ApplicationScoped
+public class DeliveryRepository {
+
+    /** Serializes claims across instances so the per-endpoint concurrency limit holds exactly. */
+    private static final long CLAIM_LOCK = 0x77686f6f6bL; // "whook"
+
+    private static final String MATCH = "s.status = 'active' and $3::text = any(s.events) and ($5::boolean or s.partner_id = $4::varchar)";
+
+    private final Pool pool;
+
+    public DeliveryRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    public Pool pool() {
+        return pool;
+    }
+
+    /**
+     * Stores the envelope and one pending delivery per matching subscription, inside {@code tx}. A
+     * resource event matches only its owner's subscriptions; a broadcast event every subscriber.
+     * Emits the number of deliveries created.
+     */
+    public Uni<Integer> fanOut(SqlClient tx, UUID eventId, String type, String aggregateId, String partnerId,
+            boolean broadcast, String orderingKey, String body, UUID excludeSubscription) {
+        Tuple eventArgs = Tuple.from(Arrays.asList(eventId, aggregateId, type, partnerId, broadcast, body, excludeSubscription));
+        return tx.preparedQuery("insert into webhook_event (id, aggregate_id, type, partner_id, body)"
+                        + " select $1::uuid, $2::varchar, $3::text, $4::varchar, $6::text where exists (select 1 from webhook_subscription s where " + MATCH
+                        + " and s.id is distinct from $7::uuid)")
+                .execute(eventArgs)
+                .flatMap(rs -> rs.rowCount() == 0 ? Uni.createFrom().item(0)
+                        : tx.preparedQuery("insert into webhook_delivery (id, subscription_id, event_id, ordering_key)"
+                                        + " select gen_random_uuid(), s.id, $1::uuid, $2::varchar from webhook_subscription s"
+                                        + " where s.status = 'active' and $3::text = any(s.events)"
+                                        + " and ($5::boolean or s.partner_id = $4::varchar)"
+                                        + " and s.id is distinct from $6::uuid on conflict do nothing")
+                                .execute(Tuple.from(Arrays.asList(eventId, orderingKey, type, partnerId, broadcast,
+                                        excludeSubscription)))
+                                .map(r -> r.rowCount()));
+    }
+
+    /** What the worker needs to send one claimed attempt. */
+    public record Claimed(UUID deliveryId, UUID subscriptionId, String partnerId, UUID eventId, String eventType, int attempts,
+            int scheduleIndex, boolean manual, String url, String secret, String previousSecret, String body) {
+    }
+
+    /**
+     * Reserves up to {@code limit} due deliveries for {@code leaseMillis}: only active subscriptions,
+     * only the oldest pending delivery of each resource (ordering), and no more than
+     * {@code perEndpoint} attempts in flight per subscription.
+     */
+    public Uni<List<Claimed>> claim(int limit, int perEndpoint, long leaseMillis) {
+        return claimBatch(limit, perEndpoint, leaseMillis);
+    }
+
+    /** Milliseconds until the earliest future retry is due, or null when none is scheduled. */
+    public Uni<Long> millisUntilNextDue() {
+        return pool.query("select (extract(epoch from (min(next_attempt_at) - now())) * 1000)::bigint from webhook_delivery"
+                        + " where status = 'pending' and next_attempt_at > now()")
+                .execute()
+                .map(rs -> rs.iterator().next().getLong(0));
+    }
+
+    private Uni<List<Claimed>> claimBatch(int limit, int perEndpoint, long leaseMillis) {
+        return pool.withTransaction(tx -> tx.preparedQuery("select pg_try_advisory_xact_lock($1)")
+                .execute(Tuple.of(CLAIM_LOCK))
+                .flatMap(rs -> !rs.iterator().next().getBoolean(0) ? Uni.createFrom().item(List.<Claimed>of())
+                        : tx.preparedQuery("""
+                                with inflight as (
+                                    select subscription_id, count(*) as n from webhook_delivery
+                                    where status = 'pending' and lease_until is not null and lease_until > now()
+                                    group by subscription_id),
+                                subs as (
+                                    select s.id from webhook_subscription s where s.status = 'active'
+                                    and exists (select 1 from webhook_delivery d where d.subscription_id = s.id
+                                        and d.status = 'pending' and d.next_attempt_at <= now())),
+                                pick as (
+                                    select x.id from subs
+                                    left join inflight i on i.subscription_id = subs.id
+                                    cross join lateral (
+                                        select d.id from webhook_delivery d
+                                        where d.subscription_id = subs.id and d.status = 'pending'
+                                          and d.next_attempt_at <= now()
+                                          and (d.lease_until is null or d.lease_until <= now())
+                                          and not exists (select 1 from webhook_delivery p
+                                              where p.subscription_id = d.subscription_id and p.ordering_key = d.ordering_key
+                                                and p.status = 'pending' and p.seq < d.seq)
+                                        order by d.next_attempt_at, d.seq
+                                        limit greatest($2 - coalesce(i.n, 0), 0)) x
+                                    limit $1)
+                                update webhook_delivery d set lease_until = now() + $3 * interval '1 millisecond'
+                                from pick, webhook_subscription s, webhook_event e
+                                where d.id = pick.id and s.id = d.subscription_id and e.id = d.event_id
+                                returning d.id, d.subscription_id, d.event_id, e.type, d.attempts, d.schedule_index,
+                                    d.manual, s.partner_id, s.url, s.secret,
+                                    case when s.previous_secret_expires_at > now() then s.previous_secret end as previous_secret,
+                                    e.body
+                                """)
+                        .execute(Tuple.of(limit, perEndpoint, leaseMillis))
+                        .map(rows -> {
+                            List<Claimed> out = new ArrayList<>(rows.size());
+                            for (Row r : rows) {
+                                out.add(new Claimed(r.getUUID("id"), r.getUUID("subscription_id"), r.getString("partner_id"),
+                                        r.getUUID("event_id"),
+                                        r.getString("type"), r.getInteger("attempts"), r.getInteger("schedule_index"),
+                                        r.getBoolean("manual"), r.getString("url"), r.getString("secret"),
+                                        r.getString("previous_secret"), r.getString("body")));
+                            }
+                            return out;
+                        })));
+    }
+
+    /** Records one attempt and moves the delivery on: {@code status} succeeded, pending (retry) or failed. */
+    public Uni<Void> recordAttempt(SqlClient tx, Claimed c, OffsetDateTime startedAt, String outcome, Integer code,
+            int latencyMs, String error, String status, long retryInMillis) {
+        Uni<?> insert = tx.preparedQuery("insert into webhook_attempt (delivery_id, attempt, manual, started_at, outcome,"
+                        + " response_code, latency_ms, error) values ($1, $2, $3, $4, $5, $6, $7, $8)")
+                .execute(Tuple.from(Arrays.asList(c.deliveryId(), c.attempts() + 1, c.manual(), startedAt, outcome, code,
+                        latencyMs, error)));
+        Uni<?> update = tx.preparedQuery("update webhook_delivery set attempts = attempts + 1, lease_until = null,"
+                        + " manual = false, last_response_code = $2, last_error = $3, status = $4,"
+                        + " schedule_index = schedule_index + 1,"
+                        + " next_attempt_at = case when $4 = 'pending' then now() + $5 * interval '1 millisecond' else next_attempt_at end,"
+                        + " completed_at = case when $4 = 'pending' then null else now() end"
+                        + " where id = $1 and (status = 'pending' or $4 = 'succeeded')")
+                .execute(Tuple.from(Arrays.asList(c.deliveryId(), code, error, status, retryInMillis)));
+        return insert.flatMap(x -> update).replaceWithVoid();
+    }
+
+    /**
+     * The hot path in one statement (atomic on its own): logs a successful attempt, completes the
+     * delivery and clears the subscription's failing run.
+     */
+    public Uni<Void> recordSuccess(Claimed c, OffsetDateTime startedAt, int code, int latencyMs) {
+        return pool.preparedQuery("""
+                        with a as (
+                            insert into webhook_attempt (delivery_id, attempt, manual, started_at, outcome, response_code, latency_ms)
+                            values ($1, $2, $3, $4, 'succeeded', $5, $6)),
+                        d as (
+                            update webhook_delivery set attempts = attempts + 1, lease_until = null, manual = false,
+                                last_response_code = $5, last_error = null, status = 'succeeded',
+                                schedule_index = schedule_index + 1, completed_at = now()
+                            where id = $1)
+                        update webhook_subscription set failing_since = null where id = $7 and failing_since is not null
+                        """)
+                .execute(Tuple.from(Arrays.asList(c.deliveryId(), c.attempts() + 1, c.manual(), startedAt, code, latencyMs,
+                        c.subscriptionId())))
+                .replaceWithVoid();
+    }
+
+    /** After a success the endpoint is healthy again. */
+    public Uni<Void> markHealthy(SqlClient tx, UUID subscriptionId) {
+        return tx.preparedQuery("update webhook_subscription set failing_since = null where id = $1 and failing_since is not null")
+                .execute(Tuple.of(subscriptionId)).replaceWithVoid();
+    }
+
+    /** After a failure: starts the failing run if needed; emits whether it has lasted {@code disableAfterMillis}. */
+    public Uni<Boolean> markFailing(SqlClient tx, UUID subscriptionId, long disableAfterMillis) {
+        return tx.preparedQuery("update webhook_subscription set failing_since = coalesce(failing_since, now())"
+                        + " where id = $1 returning failing_since <= now() - $2 * interval '1 millisecond' as expired")
+                .execute(Tuple.of(subscriptionId, disableAfterMillis))
+                .map(rs -> rs.size() == 1 && rs.iterator().next().getBoolean("expired"));
+    }
+
+    private static final String DELIVERY_COLUMNS = "d.id, d.subscription_id, d.event_id, e.type, d.status, d.attempts,"
+            + " d.next_attempt_at, d.last_response_code, d.last_error, d.created_at, d.completed_at";
+
+    /** The delivery log of one subscription, newest first. */
+    public Uni<List<Delivery>> list(UUID subscriptionId, String status, int limit, Long beforeSeq) {
+        return pool.preparedQuery("select " + DELIVERY_COLUMNS + " from webhook_delivery d join webhook_event e on e.id = d.event_id"
+                        + " where d.subscription_id = $1 and ($2::varchar is null or d.status = $2)"
+                        + " and ($4::bigint is null or d.seq < $4) order by d.seq desc limit $3")
+                .execute(Tuple.from(Arrays.asList(subscriptionId, status, limit, beforeSeq)))
+                .map(rs -> {
+                    List<Delivery> out = new ArrayList<>(rs.size());
+                    rs.forEach(r -> out.add(delivery(r)));
+                    return out;
+                });
+    }
+
+    public Uni<Delivery> find(UUID subscriptionId, UUID deliveryId) {
+        return pool.preparedQuery("select " + DELIVERY_COLUMNS + " from webhook_delivery d join webhook_event e on e.id = d.event_id"
+                        + " where d.subscription_id = $1 and d.id = $2")
+                .execute(Tuple.of(subscriptionId, deliveryId))
+                .map(rs -> rs.size() == 0 ? null : delivery(rs.iterator().next()));
+    }
+
+    public Uni<List<Attempt>> attempts(UUID deliveryId) {
+        return pool.preparedQuery("select attempt, manual, started_at, outcome, response_code, latency_ms, error"
+                        + " from webhook_attempt where delivery_id = $1 order by id")
+                .execute(Tuple.of(deliveryId))
+                .map(rs -> {
+                    List<Attempt> out = new ArrayList<>(rs.size());
+                    rs.forEach(r -> out.add(new Attempt(r.getInteger("attempt"), r.getBoolean("manual"),
+                            r.getOffsetDateTime("started_at"), r.getString("outcome"), r.getInteger("response_code"),
+                            r.getInteger("latency_ms"), r.getString("error"))));
+                    return out;
+                });
+    }
+
+    /**
+     * Queues a delivery again now with a fresh schedule. Emits false when an attempt is in flight
+     * (the caller answers 409).
+     */
+    public Uni<Boolean> redeliver(UUID subscriptionId, UUID deliveryId) {
+        return pool.preparedQuery("update webhook_delivery set status = 'pending', next_attempt_at = now(),"
+                        + " schedule_index = 0, manual = true, completed_at = null"
+                        + " where subscription_id = $1 and id = $2 and (lease_until is null or lease_until <= now())")
+                .execute(Tuple.of(subscriptionId, deliveryId))
+                .map(rs -> rs.rowCount() == 1);
+    }
+
+    /** The seq of a delivery, for the log's cursor. */
+    public Uni<Long> seqOf(UUID subscriptionId, UUID deliveryId) {
+        return pool.preparedQuery("select seq from webhook_delivery where subscription_id = $1 and id = $2")
+                .execute(Tuple.of(subscriptionId, deliveryId))
+                .map(rs -> rs.size() == 0 ? null : rs.iterator().next().getLong(0));
+    }
+
+    private static Delivery delivery(Row r) {
+        return new Delivery(r.getUUID("id"), r.getUUID("subscription_id"), r.getUUID("event_id"), r.getString("type"),
+                r.getString("status"), r.getInteger("attempts"),
+                "pending".equals(r.getString("status")) ? r.getOffsetDateTime("next_attempt_at") : null,
+                r.getInteger("last_response_code"), r.getString("last_error"), r.getOffsetDateTime("created_at"),
+                r.getOffsetDateTime("completed_at"));
+    }
+}

@@ -1,0 +1,155 @@
+package dev.agentpay.webhook.rest;
+
+import dev.agentpay.commons.auth.CurrentPartner;
+import dev.agentpay.commons.auth.PartnerAuthenticated;
+import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.webhook.domain.EventTypes;
+import dev.agentpay.webhook.rest.WebhookDtos.CreateRequest;
+import dev.agentpay.webhook.rest.WebhookDtos.DeliveryView;
+import dev.agentpay.webhook.rest.WebhookDtos.Envelope;
+import dev.agentpay.webhook.rest.WebhookDtos.RotateRequest;
+import dev.agentpay.webhook.rest.WebhookDtos.SubscriptionView;
+import dev.agentpay.webhook.rest.WebhookDtos.UpdateRequest;
+import dev.agentpay.webhook.service.SubscriptionService;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.util.List;
+import java.util.UUID;
+
+/** Webhook subscriptions and their delivery log, for the partner of the {@code x-api-key}. */
+@Path("/v1/webhooks")
+@PartnerAuthenticated
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class WebhookResource {
+
+    private final SubscriptionService service;
+    private final CurrentPartner partner;
+
+    public WebhookResource(SubscriptionService service, CurrentPartner partner) {
+        this.service = service;
+        this.partner = partner;
+    }
+
+    @POST
+    public Uni<Response> create(CreateRequest body) {
+        CreateRequest r = required(body);
+        return service.create(partner.id(), r.url(), r.events(), r.secret(), r.description())
+                .map(s -> Response.created(URI.create("/v1/webhooks/" + s.id()))
+                        .entity(Envelope.of(SubscriptionView.of(s))).build());
+    }
+
+    @GET
+    public Uni<Envelope<List<SubscriptionView>>> list() {
+        return service.list(partner.id()).map(l -> Envelope.of(l.stream().map(SubscriptionView::of).toList()));
+    }
+
+    @GET
+    @Path("event-types")
+    public Envelope<List<String>> eventTypes() {
+        return Envelope.of(EventTypes.ALL);
+    }
+
+    @GET
+    @Path("{id}")
+    public Uni<Envelope<SubscriptionView>> get(@PathParam("id") String id) {
+        return service.get(partner.id(), uuid(id)).map(s -> Envelope.of(SubscriptionView.of(s)));
+    }
+
+    @PATCH
+    @Path("{id}")
+    public Uni<Envelope<SubscriptionView>> update(@PathParam("id") String id, UpdateRequest body) {
+        UpdateRequest r = required(body);
+        if (r.secret() != null) {
+            throw ApiException.badRequest("validation_error",
+                    "secret: change it with POST /v1/webhooks/{id}/rotate-secret (keeps the old one valid for an overlap)");
+        }
+        return service.update(partner.id(), uuid(id), r.url(), r.events(), r.description())
+                .map(s -> Envelope.of(SubscriptionView.of(s)));
+    }
+
+    @POST
+    @Path("{id}/rotate-secret")
+    public Uni<Envelope<SubscriptionView>> rotate(@PathParam("id") String id, RotateRequest body) {
+        RotateRequest r = required(body);
+        return service.rotate(partner.id(), uuid(id), r.secret(), r.overlapSeconds())
+                .map(s -> Envelope.of(SubscriptionView.of(s)));
+    }
+
+    @POST
+    @Path("{id}/disable")
+    public Uni<Envelope<SubscriptionView>> disable(@PathParam("id") String id) {
+        return service.disable(partner.id(), uuid(id)).map(s -> Envelope.of(SubscriptionView.of(s)));
+    }
+
+    @POST
+    @Path("{id}/enable")
+    public Uni<Envelope<SubscriptionView>> enable(@PathParam("id") String id) {
+        return service.enable(partner.id(), uuid(id)).map(s -> Envelope.of(SubscriptionView.of(s)));
+    }
+
+    @DELETE
+    @Path("{id}")
+    public Uni<Response> delete(@PathParam("id") String id) {
+        return service.delete(partner.id(), uuid(id)).map(v -> Response.noContent().build());
+    }
+
+    @GET
+    @Path("{id}/deliveries")
+    public Uni<Envelope<List<DeliveryView>>> deliveries(@PathParam("id") String id, @QueryParam("status") String status,
+            @QueryParam("limit") String limit, @QueryParam("before") String before) {
+        Integer n;
+        try {
+            n = limit == null ? null : Integer.valueOf(limit);
+        } catch (NumberFormatException e) {
+            throw ApiException.invalidField("limit", "1 to 100");
+        }
+        return service.deliveries(partner.id(), uuid(id), status, n, before == null ? null : uuid(before, "delivery_not_found"))
+                .map(l -> Envelope.of(l.stream().map(d -> DeliveryView.of(d, null)).toList()));
+    }
+
+    @GET
+    @Path("{id}/deliveries/{deliveryId}")
+    public Uni<Envelope<DeliveryView>> delivery(@PathParam("id") String id, @PathParam("deliveryId") String deliveryId) {
+        return service.delivery(partner.id(), uuid(id), uuid(deliveryId, "delivery_not_found"))
+                .map(d -> Envelope.of(DeliveryView.of(d)));
+    }
+
+    @POST
+    @Path("{id}/deliveries/{deliveryId}/redeliver")
+    public Uni<Response> redeliver(@PathParam("id") String id, @PathParam("deliveryId") String deliveryId) {
+        return service.redeliver(partner.id(), uuid(id), uuid(deliveryId, "delivery_not_found"))
+                .map(d -> Response.accepted(Envelope.of(DeliveryView.of(d))).build());
+    }
+
+    private static <T> T required(T body) {
+        if (body == null) {
+            throw ApiException.badRequest("invalid_body", "a JSON body is required");
+        }
+        return body;
+    }
+
+    private static UUID uuid(String id) {
+        return uuid(id, "webhook_not_found");
+    }
+
+    /** A malformed id cannot name anything: the same 404 as an unknown one. */
+    private static UUID uuid(String id, String notFoundCode) {
+        try {
+            return UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.notFound(notFoundCode, "no such " + (notFoundCode.startsWith("delivery") ? "delivery" : "webhook subscription"));
+        }
+    }
+}

@@ -1,0 +1,245 @@
+package dev.agentpay.webhook.service;
+
+import dev.agentpay.webhook.client.WebhookHttpClient;
+import dev.agentpay.webhook.config.WebhookConfig;
+import dev.agentpay.webhook.domain.Delivery;
+import dev.agentpay.webhook.domain.Subscription;
+import dev.agentpay.webhook.repository.DeliveryRepository;
+import dev.agentpay.webhook.repository.DeliveryRepository.Claimed;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.buffer.Buffer;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.logging.Logger;
+
+/**
+ * Sends due deliveries. All state lives in the database: a round claims due rows under a lease (see
+ * {@link DeliveryRepository#claim}), sends them without waiting for each other, and records every
+ * attempt with the next step: success, a retry after the configured schedule (or the receiver's
+ * {@code Retry-After}), or abandonment. A restarted instance simply finds the due rows.
+ */
+@ApplicationScoped
+public class DeliveryWorker {
+
+    private static final Logger LOG = Logger.getLogger(DeliveryWorker.class);
+
+    private final DeliveryRepository deliveries;
+    private final WebhookHttpClient http;
+    private final WebhookConfig config;
+    private final Disabler disabler;
+    private final Timer latency;
+    private final Timer claimTimer;
+    private final Timer recordTimer;
+    private final MeterRegistry meters;
+
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicBoolean again = new AtomicBoolean();
+    private final AtomicBoolean stopped = new AtomicBoolean();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong timerAt = new java.util.concurrent.atomic.AtomicLong();
+    private final io.vertx.mutiny.core.Vertx vertx;
+
+    public DeliveryWorker(DeliveryRepository deliveries, WebhookHttpClient http, WebhookConfig config, Disabler disabler,
+            MeterRegistry meters, io.vertx.mutiny.core.Vertx vertx) {
+        this.vertx = vertx;
+        this.deliveries = deliveries;
+        this.http = http;
+        this.config = config;
+        this.disabler = disabler;
+        this.meters = meters;
+        this.latency = Timer.builder("webhook.attempt.latency").publishPercentiles(0.5, 0.99).register(meters);
+        this.claimTimer = Timer.builder("webhook.claim.duration").publishPercentiles(0.5, 0.99).register(meters);
+        this.recordTimer = Timer.builder("webhook.record.duration").publishPercentiles(0.5, 0.99).register(meters);
+    }
+
+    void stop(@Observes ShutdownEvent ev) {
+        stopped.set(true);
+    }
+
+    @Scheduled(every = "${webhook.delivery.poll-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void poll() {
+        wake();
+    }
+
+    /** Asks for a claim round; concurrent requests coalesce into one running round plus one follow-up. */
+    public void wake() {
+        if (stopped.get()) {
+            return;
+        }
+        again.set(true);
+        if (running.compareAndSet(false, true)) {
+            round();
+        }
+    }
+
+    private void round() {
+        again.set(false);
+        int room = config.delivery().maxInFlight() - inFlight.get();
+        if (room <= 0 || stopped.get()) {
+            running.set(false);
+            return;
+        }
+        long t0 = System.nanoTime();
+        deliveries.claim(room, config.delivery().maxConcurrencyPerEndpoint(), config.delivery().lease().toMillis())
+                .subscribe().with(claimed -> {
+                    claimTimer.record(Duration.ofNanos(System.nanoTime() - t0));
+                    claimed.forEach(this::send);
+                    running.set(false);
+                    if (again.get() || (claimed.size() == room && room > 0)) {
+                        wake();
+                    } else {
+                        armTimer();
+                    }
+                }, e -> {
+                    running.set(false);
+                    LOG.warnf("delivery claim failed, will retry: %s", e.getMessage());
+                });
+    }
+
+    /**
+     * Retries due sooner than the next poll get a timer, so short backoffs (5 s, Retry-After) are kept
+     * to the millisecond rather than to the poll interval.
+     */
+    private void armTimer() {
+        deliveries.millisUntilNextDue().subscribe().with(ms -> {
+            if (ms == null || ms >= config.delivery().pollInterval().toMillis() || stopped.get()) {
+                return;
+            }
+            long at = System.currentTimeMillis() + Math.max(ms, 1);
+            long current = timerAt.get();
+            if (current > System.currentTimeMillis() && current <= at) {
+                return; // an earlier timer will wake us
+            }
+            timerAt.set(at);
+            vertx.setTimer(Math.max(ms, 1), id -> wake());
+        }, e -> LOG.debugf("next-due lookup failed: %s", e.getMessage()));
+    }
+
+    private void send(Claimed c) {
+        inFlight.incrementAndGet();
+        attempt(c).subscribe().with(v -> done(), e -> {
+            LOG.warnf("recording delivery %s failed; its lease will expire and it will be retried: %s",
+                    c.deliveryId(), e.getMessage());
+            done();
+        });
+    }
+
+    private void done() {
+        inFlight.decrementAndGet();
+        wake();
+    }
+
+    /** One attempt: sign, POST, then record the outcome and the next step in one transaction. */
+    Uni<Void> attempt(Claimed c) {
+        byte[] body = c.body().getBytes(StandardCharsets.UTF_8);
+        long ts = System.currentTimeMillis() / 1000;
+        Map<String, String> headers = headers(c, body, ts);
+        OffsetDateTime started = OffsetDateTime.now(ZoneOffset.UTC);
+        long t0 = System.nanoTime();
+        return http.post(c.url(), Buffer.buffer(body), headers).flatMap(r -> {
+            long nanos = System.nanoTime() - t0;
+            latency.record(Duration.ofNanos(nanos));
+            int ms = (int) Math.min(Integer.MAX_VALUE, nanos / 1_000_000);
+            long r0 = System.nanoTime();
+            return record(c, started, r, ms).invoke(() -> recordTimer.record(Duration.ofNanos(System.nanoTime() - r0)));
+        });
+    }
+
+    static Map<String, String> headers(Claimed c, byte[] body, long ts) {
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put("Content-Type", "application/json");
+        h.put("X-Service-Signature", Signatures.serviceSignature(c.secret(), body));
+        String std = Signatures.standardSignature(c.secret(), c.eventId().toString(), ts, body);
+        if (c.previousSecret() != null) {
+            h.put("X-Service-Signature-Previous", Signatures.serviceSignature(c.previousSecret(), body));
+            std = std + " " + Signatures.standardSignature(c.previousSecret(), c.eventId().toString(), ts, body);
+        }
+        h.put("webhook-id", c.eventId().toString());
+        h.put("webhook-timestamp", Long.toString(ts));
+        h.put("webhook-signature", std);
+        h.put("X-Service-Event", c.eventType());
+        h.put("X-Service-Delivery", c.deliveryId().toString());
+        h.put("X-Service-Attempt", Integer.toString(c.attempts() + 1));
+        return h;
+    }
+
+    private Uni<Void> record(Claimed c, OffsetDateTime started, WebhookHttpClient.Response r, int ms) {
+        Integer code = r.status();
+        boolean ok = code != null && code >= 200 && code < 300;
+        meters.counter("webhook.attempts", "outcome", ok ? "succeeded" : "failed").increment();
+        if (ok) {
+            return deliveries.recordSuccess(c, started, code, ms);
+        }
+        String error = r.error() != null ? r.error() : "HTTP " + code;
+        if (code != null && code == 410) {
+            return deliveries.pool().withTransaction(tx -> deliveries
+                    .recordAttempt(tx, c, started, "failed", code, ms, error, Delivery.FAILED, 0)
+                    .flatMap(v -> disabler.disable(tx, c.subscriptionId(), c.partnerId(), c.url(), Subscription.REASON_GONE)));
+        }
+        int next = c.scheduleIndex() + 1;
+        List<Duration> schedule = config.retry().schedule();
+        boolean exhausted = next >= schedule.size();
+        long delay = exhausted ? 0 : retryDelay(schedule.get(next), code, r.retryAfter());
+        return deliveries.pool().withTransaction(tx -> deliveries
+                .recordAttempt(tx, c, started, "failed", code, ms, error, exhausted ? Delivery.FAILED : Delivery.PENDING, delay)
+                .flatMap(v -> deliveries.markFailing(tx, c.subscriptionId(), config.retry().disableAfter().toMillis()))
+                .flatMap(tooLong -> tooLong
+                        ? disabler.disable(tx, c.subscriptionId(), c.partnerId(), c.url(), Subscription.REASON_FAILING)
+                        : Uni.createFrom().voidItem()));
+    }
+
+    /** The scheduled delay with jitter, or the receiver's Retry-After on 429/503 (bounded). */
+    long retryDelay(Duration scheduled, Integer code, String retryAfter) {
+        if (code != null && (code == 429 || code == 503)) {
+            Long asked = parseRetryAfter(retryAfter);
+            if (asked != null) {
+                return Math.min(Math.max(asked, 0), config.retry().maxRetryAfter().toMillis());
+            }
+        }
+        long base = scheduled.toMillis();
+        double j = config.retry().jitter();
+        if (base == 0 || j <= 0) {
+            return base;
+        }
+        return Math.max(0, Math.round(base * (1 + ThreadLocalRandom.current().nextDouble(-j, j))));
+    }
+
+    /** Retry-After as delay-seconds or an HTTP-date, in milliseconds; null when absent or unreadable. */
+    static Long parseRetryAfter(String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        String v = value.trim();
+        try {
+            return Long.parseLong(v) * 1000;
+        } catch (NumberFormatException e) {
+            try {
+                ZonedDateTime at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME);
+                return Math.max(0, at.toInstant().toEpochMilli() - System.currentTimeMillis());
+            } catch (RuntimeException e2) {
+                return null;
+            }
+        }
+    }
+
+    /** Attempts in flight in this instance (for tests and metrics). */
+    public int inFlight() {
+        return inFlight.get();
+    }
+}

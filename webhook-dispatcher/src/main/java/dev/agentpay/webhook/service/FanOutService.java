@@ -1,0 +1,74 @@
+package dev.agentpay.webhook.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.commons.events.DomainEvent;
+import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.outbox.IdempotentConsumer;
+import dev.agentpay.webhook.repository.DeliveryRepository;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Turns input events into pending deliveries: for each event the envelope, one delivery row per
+ * matching subscription and the processed-event mark are written in the same transaction, so a
+ * redelivered Kafka record fans out once. A Kafka poll batch shares one transaction (in order); the
+ * worker is woken after the commit.
+ */
+@ApplicationScoped
+public class FanOutService {
+
+    /** The consumer name of the processed-event ledger. */
+    public static final String CONSUMER = "webhook-dispatcher";
+
+    /** One decoded input event and what its envelope carries. */
+    public record Input(DomainEvent event, JsonNode data, boolean broadcast) {
+    }
+
+    private final DeliveryRepository deliveries;
+    private final IdempotentConsumer idempotent;
+    private final DeliveryWorker worker;
+
+    public FanOutService(DeliveryRepository deliveries, IdempotentConsumer idempotent, DeliveryWorker worker) {
+        this.deliveries = deliveries;
+        this.idempotent = idempotent;
+        this.worker = worker;
+    }
+
+    /**
+     * Fans out {@code inputs} in one transaction. {@code broadcast} events go to every subscriber of the
+     * type; any other event only to its owning partner's subscriptions (an event without owner then
+     * reaches nobody). Emits how many events were new.
+     */
+    public Uni<Integer> accept(List<Input> inputs) {
+        if (inputs.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        return deliveries.pool()
+                .withTransaction(tx -> Multi.createFrom().iterable(inputs)
+                        .onItem().transformToUniAndConcatenate(in -> {
+                            DomainEvent e = in.event();
+                            String body = envelope(e.eventId(), e.type(), in.data(), e.occurredAt());
+                            return idempotent.once(tx, e.eventId(), CONSUMER,
+                                    t -> deliveries.fanOut(t, e.eventId(), e.type(), e.aggregateId(), e.partnerId(),
+                                            in.broadcast(), e.topic() + ":" + e.aggregateId(), body, null));
+                        })
+                        .collect().asList()
+                        .map(done -> (int) done.stream().filter(Boolean::booleanValue).count()))
+                .invoke(n -> worker.wake());
+    }
+
+    /** The delivered body: {@code {id, type, data, createdAt}}, serialized once and stored as sent. */
+    public static String envelope(UUID id, String type, JsonNode data, Instant createdAt) {
+        ObjectNode n = EventCodec.mapper().createObjectNode();
+        n.put("id", id.toString());
+        n.put("type", type);
+        n.set("data", data == null ? EventCodec.mapper().nullNode() : data);
+        n.put("createdAt", (createdAt == null ? Instant.now() : createdAt).toString());
+        return n.toString();
+    }
+}
