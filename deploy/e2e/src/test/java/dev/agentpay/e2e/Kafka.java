@@ -43,6 +43,37 @@ final class Kafka {
         return sent;
     }
 
+    /** One record as the checks need it. */
+    record Rec(String key, String eventId, String value) {
+    }
+
+    /** Every record of a topic, read from the start to the current end of each partition. */
+    static List<Rec> readAll(String bootstrap, String topic) {
+        Properties c = new Properties();
+        c.put("bootstrap.servers", bootstrap);
+        c.put("enable.auto.commit", "false");
+        c.put("max.poll.records", "5000");
+        List<Rec> out = new java.util.ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new StringDeserializer())) {
+            List<org.apache.kafka.common.TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                    .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+            consumer.assign(parts);
+            consumer.seekToBeginning(parts);
+            var end = consumer.endOffsets(parts, Duration.ofSeconds(30));
+            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+            while (parts.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("could not read " + topic + " to its end");
+                }
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+                    var h = r.headers().lastHeader("event-id");
+                    out.add(new Rec(r.key(), h == null ? null : new String(h.value(), java.nio.charset.StandardCharsets.UTF_8), r.value()));
+                }
+            }
+        }
+        return out;
+    }
+
     private static KafkaProducer<String, String> producer(String bootstrap) {
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrap);

@@ -37,9 +37,9 @@ public final class KafkaServer implements AutoCloseable {
     public static KafkaServer start(Path dir, int port, Path log) {
         try {
             Files.createDirectories(dir);
-            int controllerPort = Ports.free();
             Path data = dir.resolve("data");
             Path props = dir.resolve("server.properties");
+            int controllerPort = previousControllerPort(props);
             Properties p = new Properties();
             p.setProperty("process.roles", "broker,controller");
             p.setProperty("node.id", "1");
@@ -92,6 +92,27 @@ public final class KafkaServer implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A restart keeps the controller's port when it is still free, so the KRaft quorum address stays the same. */
+    private static int previousControllerPort(Path props) {
+        if (Files.exists(props)) {
+            Properties old = new Properties();
+            try (var in = Files.newBufferedReader(props)) {
+                old.load(in);
+                String voters = old.getProperty("controller.quorum.voters", "");
+                int colon = voters.lastIndexOf(':');
+                if (colon > 0) {
+                    int port = Integer.parseInt(voters.substring(colon + 1).trim());
+                    if (Ports.isFree(port)) {
+                        return port;
+                    }
+                }
+            } catch (IOException | NumberFormatException e) {
+                // fall through to a fresh port
+            }
+        }
+        return Ports.free();
     }
 
     public String bootstrapServers() {

@@ -63,6 +63,7 @@ public final class LocalStack {
     private final Map<String, String> env = new LinkedHashMap<>();
     private final Map<String, Integer> servicePorts = new ConcurrentHashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private Supervisor supervisor;
 
     LocalStack(Path stateDir) {
         this.local = stateDir;
@@ -110,6 +111,7 @@ public final class LocalStack {
         stopPrevious(false);
         Files.writeString(local.resolve("launcher.pid"), Long.toString(ProcessHandle.current().pid()));
         Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "local-stack-shutdown"));
+        supervisor = new Supervisor(local, this::recordPidsQuietly);
 
         Map<String, String> secrets = secrets();
         env.put("BASE_URL", "");
@@ -133,16 +135,18 @@ public final class LocalStack {
             int preferred = 8545 + i++;
             anvils.put(c.chain(), async("anvil " + c.chain() + " (" + c.chainId() + ")", () -> anvil(c.chain(), c.chainId(), options, preferred)));
         }
+        // Each part is supervised: if it dies, it is started again on the same port and data.
         PostgresServer postgres = pg.join();
-        started.add(postgres);
+        supervised("postgres", postgres, () -> PostgresServer.start(data.resolve("postgres"), postgres.port()));
         env.put("POSTGRES_PORT", Integer.toString(postgres.port()));
         KafkaServer broker = kafka.join();
-        started.add(broker);
+        int kafkaPort = Integer.parseInt(broker.bootstrapServers().substring(broker.bootstrapServers().lastIndexOf(':') + 1));
+        supervised("kafka", broker.process(), () -> KafkaServer.start(data.resolve("kafka"), kafkaPort, logs.resolve("kafka.log")).process());
         env.put("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
         Map<String, AnvilNode> chains = new LinkedHashMap<>();
         anvils.forEach((n, f) -> {
             AnvilNode node = f.join();
-            started.add(node);
+            supervised("anvil-" + n, node.process(), () -> startAnvil(n, node.chainId(), node.port()).process());
             chains.put(n, node);
         });
 
@@ -152,8 +156,9 @@ public final class LocalStack {
             return null;
         });
 
-        ManagedProcess facilitator = timed("x402 facilitator", () -> facilitator(chains.get("base"), options));
-        started.add(facilitator::stop);
+        int facilitatorPort = port(options, 4020);
+        ManagedProcess facilitator = timed("x402 facilitator", () -> facilitator(chains.get("base"), facilitatorPort));
+        supervised("x402-facilitator", facilitator, () -> facilitator(chains.get("base"), facilitatorPort));
 
         SolanaStandIn solana = timed("solana stand-in", () -> SolanaStandIn.start(port(options, 8899)));
         started.add(solana);
@@ -172,10 +177,10 @@ public final class LocalStack {
         for (Service svc : SERVICES) {
             services.add(async(svc.name(), () -> startService(svc, postgres, broker, baseUrl)));
         }
-        services.forEach(f -> {
-            ManagedProcess p = f.join();
-            started.add(p::stop);
-        });
+        for (int s = 0; s < SERVICES.size(); s++) {
+            Service svc = SERVICES.get(s);
+            supervised(svc.name(), services.get(s).join(), () -> startService(svc, postgres, broker, baseUrl));
+        }
         recordPids();
         servicePorts.forEach((name, p) -> env.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URL", "http://127.0.0.1:" + p));
 
@@ -205,6 +210,16 @@ public final class LocalStack {
     }
 
     private AnvilNode anvil(String name, long chainId, Options options, int preferred) throws IOException {
+        return startAnvil(name, chainId, port(options, preferred));
+    }
+
+    /** Registers a started part with the supervisor and stops it (for good) on shutdown. */
+    private void supervised(String name, Supervisor.Supervised first, Supervisor.Starter restart) {
+        supervisor.supervise(name, first, restart);
+        started.add(() -> supervisor.stop(name));
+    }
+
+    private AnvilNode startAnvil(String name, long chainId, int port) throws IOException {
         Path state = data.resolve("anvil-" + name + ".json");
         // A chain killed while dumping leaves a truncated file that anvil refuses: keep it aside, start fresh.
         if (Files.exists(state)) {
@@ -222,17 +237,21 @@ public final class LocalStack {
             }
         }
         Files.createDirectories(data);
-        return AnvilNode.start(name, chainId, port(options, preferred), 1, state, logs.resolve("anvil-" + name + ".log"));
+        return AnvilNode.start(name, chainId, port, 1, state, logs.resolve("anvil-" + name + ".log"));
     }
 
-    private ManagedProcess facilitator(AnvilNode base, Options options) {
-        int port = port(options, 4020);
+    private ManagedProcess facilitator(AnvilNode base, int port) {
         ManagedProcess p = ManagedProcess.start("x402-facilitator", List.of("node", "facilitator.mjs"),
                 Map.of("PORT", Integer.toString(port), "BASE_RPC_URL", base.rpcUrl(),
                         "FACILITATOR_PRIVATE_KEY", ChainSetup.FACILITATOR_KEY),
                 RepoPaths.nodeDir(), logs.resolve("x402-facilitator.log"));
         String url = "http://127.0.0.1:" + port;
-        awaitHttp(url + "/supported", Duration.ofSeconds(30), p);
+        try {
+            awaitHttp(url + "/supported", Duration.ofSeconds(30), p);
+        } catch (RuntimeException e) {
+            p.stop();
+            throw e;
+        }
         env.put("X402_FACILITATOR_URL", url);
         return p;
     }
@@ -273,7 +292,12 @@ public final class LocalStack {
         cmd.add("-jar");
         cmd.add(jar.toString());
         ManagedProcess p = ManagedProcess.start(svc.name(), cmd, e, root.resolve(svc.name()), logs.resolve(svc.name() + ".log"));
-        awaitHttp("http://127.0.0.1:" + port + "/q/health/ready", Duration.ofSeconds(300), p);
+        try {
+            awaitHttp("http://127.0.0.1:" + port + "/q/health/ready", Duration.ofSeconds(300), p);
+        } catch (RuntimeException notReady) {
+            p.stop();
+            throw notReady;
+        }
         return p;
     }
 
@@ -354,6 +378,14 @@ public final class LocalStack {
         throw new IllegalStateException(url + " not ready after " + timeout + (owner == null ? "" : "; see " + owner.log()));
     }
 
+    private void recordPidsQuietly() {
+        try {
+            recordPids();
+        } catch (IOException e) {
+            System.err.println("cannot record child pids: " + e.getMessage());
+        }
+    }
+
     private void recordPids() throws IOException {
         StringBuilder sb = new StringBuilder();
         ProcessHandle.current().descendants().forEach(h -> sb.append(h.pid()).append('\n'));
@@ -391,6 +423,9 @@ public final class LocalStack {
 
     private void shutdown() {
         System.out.println("\nstopping the local stack ...");
+        if (supervisor != null) {
+            supervisor.halt();
+        }
         for (int i = started.size() - 1; i >= 0; i--) {
             try {
                 started.get(i).close();

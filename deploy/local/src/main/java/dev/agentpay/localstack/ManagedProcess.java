@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
  * A child process with its output in a log file, stopped (with its descendants) on {@link #stop()}
  * and when this JVM exits, so nothing is left running.
  */
-public final class ManagedProcess {
+public final class ManagedProcess implements Supervisor.Supervised {
 
     private final String name;
     private final Path log;
@@ -47,15 +47,18 @@ public final class ManagedProcess {
         return log;
     }
 
+    @Override
     public long pid() {
         return process.pid();
     }
 
+    @Override
     public boolean isAlive() {
         return process.isAlive();
     }
 
     /** Polite stop (SIGTERM), then SIGKILL after a grace period; descendants too. */
+    @Override
     public void stop() {
         if (!process.isAlive()) {
             return;

@@ -13,7 +13,7 @@ import java.time.Duration;
  * A real PostgreSQL server from the zonky binaries on Maven Central. With a data directory that
  * already holds a cluster, the server finds its data again.
  */
-public final class PostgresServer implements AutoCloseable {
+public final class PostgresServer implements AutoCloseable, Supervisor.Supervised {
 
     public static final String USER = "postgres";
     public static final String PASSWORD = "postgres";
@@ -43,6 +43,23 @@ public final class PostgresServer implements AutoCloseable {
 
     public int port() {
         return pg.getPort();
+    }
+
+    /** The postmaster's pid (its backends are its children). */
+    @Override
+    public long pid() {
+        return pg.getProcess().pid();
+    }
+
+    @Override
+    public boolean isAlive() {
+        return pg.getProcess().isAlive();
+    }
+
+    /** Stops the server; after a crash this only releases the data directory's lock for a restart. */
+    @Override
+    public void stop() {
+        close();
     }
 
     /** Creates the database unless it exists. */

@@ -1,0 +1,369 @@
+package dev.agentpay.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentpay.localstack.chain.EvmRpc;
+import java.math.BigInteger;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The invariants of the fault suite, counted. Sources: the HTTP API (what partners see), the chains
+ * (eth_getLogs, receipts), Kafka (what was published) and the services' databases, read only, as an
+ * auditor (which rows committed, which consumer recorded which event).
+ */
+final class FaultChecks {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String PARTNER = "dev-partner-1";
+    /** keccak("Transfer(address,address,uint256)") */
+    private static final String TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+
+    /** One invariant's count. */
+    record Row(String name, int checked, int violations) {
+    }
+
+    record Result(List<Row> rows, List<String> notes, String details, int deliveriesReceived) {
+        int violations() {
+            return rows.stream().mapToInt(Row::violations).sum();
+        }
+
+        String summary() {
+            StringBuilder sb = new StringBuilder();
+            rows.stream().filter(r -> r.violations() > 0).forEach(r -> sb.append(r.name()).append('=').append(r.violations()).append("; "));
+            return sb.toString();
+        }
+    }
+
+    private final Map<String, String> env;
+    private final FaultLoad load;
+    private final WebhookReceiver receiver;
+    private final Faults faults;
+    private final Timestamp start;
+    private final Timestamp subscribedAt;
+    private final List<String> paths;
+    private final StackDb db;
+
+    private List<Row> rows;
+    private List<String> notes;
+    private StringBuilder details;
+
+    FaultChecks(Map<String, String> env, FaultLoad load, WebhookReceiver receiver, Faults faults, Instant start,
+            Instant subscribedAt, List<String> paths) {
+        this.env = env;
+        this.load = load;
+        this.receiver = receiver;
+        this.faults = faults;
+        this.start = Timestamp.from(start);
+        this.subscribedAt = Timestamp.from(subscribedAt);
+        this.paths = paths;
+        this.db = new StackDb(env);
+    }
+
+    /** A counter for one invariant. */
+    private final class Check {
+        final String name;
+        int checked;
+        int violations;
+        boolean shown;
+
+        Check(String name) {
+            this.name = name;
+        }
+
+        void ok(boolean holds, String what) {
+            checked++;
+            if (!holds) {
+                violations++;
+                if (!shown) {
+                    details.append(name).append(": ").append(what).append('\n');
+                    shown = true;
+                }
+            }
+        }
+
+        void done() {
+            rows.add(new Row(name, checked, violations));
+        }
+    }
+
+    synchronized Result run() throws Exception {
+        rows = new ArrayList<>();
+        notes = new ArrayList<>();
+        details = new StringBuilder();
+        String kafka = env.get("KAFKA_BOOTSTRAP_SERVERS");
+
+        // --- mandates ---------------------------------------------------------------------------
+        List<Map<String, Object>> transitions = query("mandate",
+                "select t.id::text as tid, t.mandate_id, t.from_state, t.to_state, t.anchor_tx_hash, m.proto_mandate_hash"
+                        + " from mandate_transition t join mandate m on m.id = t.mandate_id"
+                        + " where m.partner_id = ? and m.created_at >= ?", PARTNER, start);
+        Check durable = new Check("acknowledged mandate steps are what the API shows");
+        for (FaultLoad.AckedMandate m : load.mandates.values()) {
+            Calls.Answer a = load.calls.retrying("check.mandate.get", "GET", "/v1/mandates/" + m.id(), null, Map.of(), Duration.ofSeconds(60));
+            String state = a.ok() ? JSON.readTree(a.body()).path("data").path("state").asText() : "HTTP " + a.status();
+            durable.ok(m.expectedState().equals(state), m.id() + " expected " + m.expectedState() + " got " + state);
+        }
+        durable.done();
+
+        List<Kafka.Rec> mandateEvents = Kafka.readAll(kafka, "mandate-events");
+        Map<String, Set<String>> eventIdsByTransition = new HashMap<>();
+        for (Kafka.Rec r : mandateEvents) {
+            JsonNode v = JSON.readTree(r.value());
+            if (v.hasNonNull("transitionId")) {
+                eventIdsByTransition.computeIfAbsent(v.get("transitionId").asText(), k -> new HashSet<>()).add(r.eventId());
+            }
+        }
+        Check produced = new Check("every mandate transition has exactly one event on mandate-events");
+        for (Map<String, Object> t : transitions) {
+            Set<String> ids = eventIdsByTransition.getOrDefault((String) t.get("tid"), Set.of());
+            produced.ok(ids.size() == 1, "transition " + t.get("tid") + " of " + t.get("mandate_id") + " -> " + t.get("to_state") + ": " + ids.size() + " event ids");
+        }
+        produced.done();
+
+        Check outbox = new Check("every committed outbox row was published (5 services)");
+        for (String database : List.of("mandate", "invoice", "anchor", "watcher", "discovery")) {
+            for (Map<String, Object> r : query(database, "select id::text as id, type, published_at from outbox_event where created_at >= ?", start)) {
+                outbox.ok(r.get("published_at") != null, database + " outbox row " + r.get("id") + " " + r.get("type") + " unpublished");
+            }
+        }
+        outbox.done();
+
+        // anchor-service consumed each transition after creation once; the chain holds one MandateAnchored each
+        Map<String, Map<String, Object>> intents = new HashMap<>();
+        for (Map<String, Object> r : query("anchor", "select transition_id, status from anchor_intent where received_at >= ?", start)) {
+            intents.put((String) r.get("transition_id"), r);
+        }
+        Map<String, List<String>> logs = anchorLogs();
+        Check consumed = new Check("anchor-service recorded each transition after creation (ANCHORED)");
+        Check anchored = new Check("every transition after creation anchored exactly once on chain, its hash on the mandate");
+        Check creation = new Check("no creation transition anchored");
+        for (Map<String, Object> t : transitions) {
+            String key = ((String) t.get("proto_mandate_hash")).toLowerCase(Locale.ROOT) + "|" + t.get("to_state");
+            List<String> txs = logs.getOrDefault(key, List.of());
+            if (t.get("from_state") == null) {
+                creation.ok(txs.isEmpty(), t.get("mandate_id") + " creation anchored " + txs.size() + "x");
+                continue;
+            }
+            Map<String, Object> intent = intents.get((String) t.get("tid"));
+            consumed.ok(intent != null && "ANCHORED".equals(intent.get("status")), "transition " + t.get("tid") + " intent " + intent);
+            anchored.ok(txs.size() == 1 && txs.get(0).equalsIgnoreCase(String.valueOf(t.get("anchor_tx_hash"))),
+                    t.get("mandate_id") + " " + t.get("to_state") + ": " + txs.size() + " logs " + txs + ", mandate shows " + t.get("anchor_tx_hash"));
+        }
+        consumed.done();
+        anchored.done();
+        creation.done();
+
+        // --- invoices and payments --------------------------------------------------------------------
+        List<Map<String, Object>> invoices = query("invoice",
+                "select id::text as id, status, chain, payment_address, usdc_address, payable_atomic::text as payable, tx_hash,"
+                        + " settlement_transfer_id from invoice where partner_id = ? and created_at >= ?", PARTNER, start);
+        Map<String, Map<String, Object>> invoiceById = new HashMap<>();
+        invoices.forEach(i -> invoiceById.put((String) i.get("id"), i));
+        List<Kafka.Rec> invoiceEvents = Kafka.readAll(kafka, "invoice-events");
+        Map<String, Map<String, Set<String>>> invoiceEventIds = new HashMap<>(); // invoice -> type -> event ids
+        for (Kafka.Rec r : invoiceEvents) {
+            JsonNode v = JSON.readTree(r.value());
+            invoiceEventIds.computeIfAbsent(r.key(), k -> new HashMap<>()).computeIfAbsent(v.path("type").asText(), k -> new HashSet<>()).add(r.eventId());
+        }
+        Check invoiceEventsCheck = new Check("every invoice has one invoice.created, settled - unsettled events match its status");
+        for (Map<String, Object> inv : invoices) {
+            Map<String, Set<String>> types = invoiceEventIds.getOrDefault((String) inv.get("id"), Map.of());
+            int created = types.getOrDefault("invoice.created", Set.of()).size();
+            int settled = types.getOrDefault("invoice.settled", Set.of()).size();
+            int unsettled = types.getOrDefault("invoice.unsettled", Set.of()).size();
+            int expected = "SETTLED".equals(inv.get("status")) ? 1 : 0;
+            invoiceEventsCheck.ok(created == 1 && settled - unsettled == expected,
+                    inv.get("id") + " " + inv.get("status") + ": created " + created + ", settled " + settled + ", unsettled " + unsettled);
+        }
+        invoiceEventsCheck.done();
+
+        Set<String> processedByInvoice = new HashSet<>(strings("invoice", "select event_id::text from processed_event where processed_at >= ?", start));
+        Check transfersConsumed = new Check("every chain-transfers event was applied by invoice-service");
+        for (Map<String, Object> r : query("watcher", "select id::text as id, type from outbox_event where created_at >= ?", start)) {
+            transfersConsumed.ok(processedByInvoice.contains((String) r.get("id")), "chain-transfers event " + r.get("id") + " " + r.get("type") + " not applied");
+        }
+        transfersConsumed.done();
+
+        Check settledOnce = new Check("every transfer still on chain settled its invoice (exactly one)");
+        Check retracted = new Check("no reorged-out transfer left an invoice SETTLED");
+        Map<String, JsonNode> receipts = new HashMap<>();
+        int gone = 0;
+        for (FaultLoad.Payment p : load.payments) {
+            EvmRpc rpc = new EvmRpc(faults.rpcUrl(p.chain()));
+            JsonNode receipt = rpc.call("eth_getTransactionReceipt", p.txHash());
+            receipts.put(p.txHash().toLowerCase(Locale.ROOT), receipt);
+            Map<String, Object> inv = invoiceById.get(p.invoiceId());
+            String settledBy = inv == null ? null : (String) inv.get("tx_hash");
+            if (receipt != null && !receipt.isNull() && "0x1".equals(receipt.path("status").asText())) {
+                long settling = invoices.stream().filter(i -> p.txHash().equalsIgnoreCase((String) i.get("tx_hash"))).count();
+                settledOnce.ok(inv != null && "SETTLED".equals(inv.get("status")) && settling == 1,
+                        p.chain() + " tx " + p.txHash() + " for " + p.invoiceId() + ": invoice " + (inv == null ? "missing" : inv.get("status") + " by " + settledBy) + ", settles " + settling);
+            } else {
+                gone++;
+                retracted.ok(!(inv != null && "SETTLED".equals(inv.get("status")) && p.txHash().equalsIgnoreCase(settledBy)),
+                        p.chain() + " tx " + p.txHash() + " is not on chain but settled " + p.invoiceId());
+            }
+        }
+        settledOnce.done();
+        retracted.done();
+        notes.add(gone + " of " + load.payments.size() + " payments are not on their chain any more (reorged out or lost with a killed chain's last blocks); their invoices must stay PENDING");
+
+        Check settledHasTransfer = new Check("every SETTLED invoice's transfer is on chain, to its address, of its exact amount");
+        for (Map<String, Object> inv : invoices) {
+            if (!"SETTLED".equals(inv.get("status"))) {
+                continue;
+            }
+            String tx = ((String) inv.get("tx_hash")).toLowerCase(Locale.ROOT);
+            JsonNode receipt = receipts.computeIfAbsent(tx, h -> new EvmRpc(faults.rpcUrl((String) inv.get("chain"))).call("eth_getTransactionReceipt", h));
+            boolean found = false;
+            if (receipt != null && !receipt.isNull()) {
+                for (JsonNode log : receipt.path("logs")) {
+                    if (log.path("address").asText().equalsIgnoreCase((String) inv.get("usdc_address"))
+                            && log.path("topics").path(0).asText().equals(TRANSFER_TOPIC)
+                            && log.path("topics").path(2).asText().toLowerCase(Locale.ROOT).endsWith(((String) inv.get("payment_address")).substring(2).toLowerCase(Locale.ROOT))
+                            && new BigInteger(log.path("data").asText().substring(2), 16).equals(new BigInteger((String) inv.get("payable")))) {
+                        found = true;
+                    }
+                }
+            }
+            settledHasTransfer.ok(found, "invoice " + inv.get("id") + " SETTLED by " + tx + " which is not on chain as its payment");
+        }
+        settledHasTransfer.done();
+
+        // --- webhooks -----------------------------------------------------------------------------------
+        List<Map<String, Object>> expectedEvents = new ArrayList<>();
+        expectedEvents.addAll(query("mandate", "select id::text as id, type from outbox_event where partner_id = ? and created_at >= ? and topic = 'mandate-events'", PARTNER, subscribedAt));
+        expectedEvents.addAll(query("invoice", "select id::text as id, type from outbox_event where partner_id = ? and created_at >= ? and topic = 'invoice-events'", PARTNER, subscribedAt));
+        expectedEvents.removeIf(e -> !FaultIT.SUBSCRIBED.contains((String) e.get("type")));
+        List<WebhookReceiver.Delivery> deliveries = receiver.deliveries();
+        Map<String, List<WebhookReceiver.Delivery>> byPathAndId = new HashMap<>();
+        for (WebhookReceiver.Delivery d : deliveries) {
+            byPathAndId.computeIfAbsent(d.path() + "|" + d.webhookId(), k -> new ArrayList<>()).add(d);
+        }
+        Map<String, Integer> deliveryRows = new HashMap<>();
+        for (Map<String, Object> r : query("webhook", "select s.url, d.event_id::text as eid, count(*)::int as n from webhook_delivery d"
+                + " join webhook_subscription s on s.id = d.subscription_id where s.description = 'fault suite' group by s.url, d.event_id")) {
+            String url = (String) r.get("url");
+            deliveryRows.put(url.substring(url.indexOf("/hooks/")) + "|" + r.get("eid"), (Integer) r.get("n"));
+        }
+        Check reached = new Check("every webhook event reached each subscriber (2xx, same id on every attempt)");
+        Check fannedOnce = new Check("one delivery row per event and subscription (fan-out once)");
+        for (Map<String, Object> e : expectedEvents) {
+            for (String path : paths) {
+                String key = path + "|" + e.get("id");
+                List<WebhookReceiver.Delivery> got = byPathAndId.getOrDefault(key, List.of());
+                reached.ok(got.stream().anyMatch(d -> d.answered() / 100 == 2), path + " never got " + e.get("type") + " " + e.get("id") + " (" + got.size() + " attempts)");
+                fannedOnce.ok(deliveryRows.getOrDefault(key, 0) == 1, key + ": " + deliveryRows.getOrDefault(key, 0) + " delivery rows");
+            }
+        }
+        reached.done();
+        fannedOnce.done();
+        Check notResent = new Check("no webhook sent again after a 2xx (except a dispatcher/PostgreSQL crash before recording it)");
+        int explained = 0;
+        for (List<WebhookReceiver.Delivery> got : byPathAndId.values()) {
+            got.sort(java.util.Comparator.comparingLong(WebhookReceiver.Delivery::atMs));
+            WebhookReceiver.Delivery firstOk = got.stream().filter(d -> d.answered() / 100 == 2).findFirst().orElse(null);
+            if (firstOk == null) {
+                continue;
+            }
+            for (WebhookReceiver.Delivery d : got) {
+                if (d.atMs() <= firstOk.atMs() || d == firstOk) {
+                    continue;
+                }
+                boolean crash = faults.injected.stream().anyMatch(f -> (f.target.equals("webhook-dispatcher") || f.target.equals("postgres"))
+                        && f.startMs >= firstOk.atMs() - 1000 && f.startMs <= d.atMs());
+                if (crash) {
+                    explained++;
+                } else {
+                    notResent.ok(false, d.path() + " got " + d.webhookId() + " again (attempt " + d.attempt() + ") after a 2xx to attempt " + firstOk.attempt());
+                }
+            }
+            notResent.checked++;
+        }
+        notResent.checked = Math.max(notResent.checked, byPathAndId.size());
+        notResent.done();
+        notes.add(explained + " webhook deliveries were sent again after a 2xx because the dispatcher or PostgreSQL was killed between the"
+                + " receiver's 2xx and the dispatcher recording it (documented at-least-once; receivers dedupe on webhook-id)");
+
+        // --- requests -----------------------------------------------------------------------------------
+        List<Calls.Call> calls = load.calls.calls();
+        Check hung = new Check("no request hung (no answer within 30 s)");
+        Check fiveXx = new Check("no 5xx (or dropped connection) outside a dependency's outage (+15 s)");
+        int inWindow = 0;
+        for (Calls.Call c : calls) {
+            hung.ok(!"timeout".equals(c.error()), c.op() + " at " + Instant.ofEpochMilli(c.startMs()) + " timed out");
+            if (c.status() >= 500 || c.status() == 0) {
+                if (faults.inWindow(c.startMs(), c.endMs())) {
+                    inWindow++;
+                    fiveXx.checked++;
+                } else {
+                    fiveXx.ok(false, c.op() + " at " + Instant.ofEpochMilli(c.startMs()) + " answered " + c.status() + " " + (c.error() == null ? "" : c.error()));
+                }
+            } else {
+                fiveXx.checked++;
+            }
+        }
+        hung.done();
+        fiveXx.done();
+        notes.add(inWindow + " requests met a 5xx or a dropped connection while a dependency was down (allowed; retried by the load)");
+        return new Result(rows, notes, details.toString(), deliveries.size());
+    }
+
+    /** (mandate hash | state) -> tx hashes of its MandateAnchored logs. */
+    private Map<String, List<String>> anchorLogs() {
+        var filter = new LinkedHashMap<String, Object>();
+        filter.put("address", env.get("ANCHOR_CONTRACT_ADDRESS"));
+        filter.put("fromBlock", "0x0");
+        filter.put("toBlock", "latest");
+        JsonNode logs = new EvmRpc(env.get("ANCHOR_RPC_URL")).call("eth_getLogs", filter);
+        Map<String, List<String>> out = new HashMap<>();
+        for (JsonNode log : logs) {
+            String hash = log.path("topics").path(1).asText().toLowerCase(Locale.ROOT);
+            String data = log.path("data").asText().substring(2);
+            int offset = new BigInteger(data.substring(0, 64), 16).intValue() * 2;
+            int len = new BigInteger(data.substring(offset, offset + 64), 16).intValue();
+            String state = new String(java.util.HexFormat.of().parseHex(data.substring(offset + 64, offset + 64 + len * 2)),
+                    java.nio.charset.StandardCharsets.UTF_8);
+            out.computeIfAbsent(hash + "|" + state, k -> new ArrayList<>()).add(log.path("transactionHash").asText());
+        }
+        return out;
+    }
+
+    private List<Map<String, Object>> query(String database, String sql, Object... args) throws Exception {
+        try (Connection c = db.connect(database); PreparedStatement st = c.prepareStatement(sql)) {
+            c.setReadOnly(true);
+            for (int i = 0; i < args.length; i++) {
+                st.setObject(i + 1, args[i]);
+            }
+            List<Map<String, Object>> out = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery()) {
+                int n = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    Map<String, Object> row = new HashMap<>();
+                    for (int i = 1; i <= n; i++) {
+                        row.put(rs.getMetaData().getColumnLabel(i), rs.getObject(i));
+                    }
+                    out.add(row);
+                }
+            }
+            return out;
+        }
+    }
+
+    private List<String> strings(String database, String sql, Object... args) throws Exception {
+        return db.strings(database, sql, args);
+    }
+}

@@ -1,0 +1,198 @@
+package dev.agentpay.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentpay.localstack.chain.EvmRpc;
+import dev.agentpay.localstack.chain.UsdcInstaller;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The steady load of the fault suite, as partners would make it through the gateway: mandate flows
+ * (create, both signatures, then complete, start + complete, or dispute; every POST with an
+ * {@code Idempotency-Key}, retried on 5xx, timeouts and refused connections) and invoices on the EVM
+ * chains paid by a USDC transfer from the development payer. What was acknowledged is recorded for
+ * the checks.
+ */
+final class FaultLoad {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** How long a flow keeps retrying one step before giving the flow up (counted, not a violation by itself). */
+    private static final Duration PATIENCE = Duration.ofSeconds(150);
+    static final List<String> PAYMENT_CHAINS = List.of("base", "skale", "polygon", "arbitrum");
+
+    /** A mandate whose last step was acknowledged: the state the API must show. */
+    record AckedMandate(String id, String expectedState) {
+    }
+
+    /** A transfer sent for an invoice (the chain decides whether it stays). */
+    record Payment(String invoiceId, String chain, String txHash, BigInteger atomic) {
+    }
+
+    final Calls calls;
+    private final Map<String, String> env;
+    private final MandateFlows signer;
+    final Map<String, AckedMandate> mandates = new ConcurrentHashMap<>();
+    final List<String> invoices = new CopyOnWriteArrayList<>();
+    final List<Payment> payments = new CopyOnWriteArrayList<>();
+    final AtomicInteger flowsAbandoned = new AtomicInteger();
+    final AtomicInteger operations = new AtomicInteger();
+    final AtomicInteger paymentSendRetries = new AtomicInteger();
+    private volatile boolean running = true;
+    private final String payer;
+
+    FaultLoad(Map<String, String> env) {
+        this.env = env;
+        this.calls = new Calls(env.get("BASE_URL"), env.get("API_KEY"));
+        this.signer = new MandateFlows(env.get("BASE_URL"), env.get("API_KEY"), env.get("SIGNING_SECRET"));
+        this.payer = env.get("DEV_PAYER_ADDRESS");
+    }
+
+    void stop() {
+        running = false;
+    }
+
+    Runnable mandateWorker() {
+        return () -> {
+            while (running) {
+                try {
+                    mandateFlow();
+                } catch (RuntimeException e) {
+                    flowsAbandoned.incrementAndGet();
+                    System.out.println("[load] mandate flow abandoned: " + e.getMessage());
+                }
+                Calls.sleep(100);
+            }
+        };
+    }
+
+    Runnable invoiceWorker() {
+        return () -> {
+            while (running) {
+                try {
+                    invoiceFlow();
+                } catch (RuntimeException e) {
+                    flowsAbandoned.incrementAndGet();
+                    System.out.println("[load] invoice flow abandoned: " + e.getMessage());
+                }
+                Calls.sleep(300);
+            }
+        };
+    }
+
+    private JsonNode post(String op, String path, Object body) {
+        try {
+            String json = body == null ? "{}" : JSON.writeValueAsString(body);
+            Calls.Answer a = calls.retrying(op, "POST", path, json, Map.of("Idempotency-Key", UUID.randomUUID().toString()), PATIENCE);
+            if (!a.ok()) {
+                throw new IllegalStateException(op + " " + path + " answered " + a.status() + " " + a.body());
+            }
+            operations.incrementAndGet();
+            return JSON.readTree(a.body()).get("data");
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private JsonNode get(String op, String path) {
+        Calls.Answer a = calls.retrying(op, "GET", path, null, Map.of(), PATIENCE);
+        if (!a.ok()) {
+            throw new IllegalStateException(op + " " + path + " answered " + a.status() + " " + a.body());
+        }
+        try {
+            return JSON.readTree(a.body()).get("data");
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void mandateFlow() {
+        Map<String, Object> body = Map.of("proposer", "agent-fault-a", "counterparty", "agent-fault-b",
+                "scope", "fault suite load", "terms", Map.of("amount", ThreadLocalRandom.current().nextInt(1, 500), "currency", "USDC"),
+                "expiry", Instant.now().plus(2, ChronoUnit.DAYS).toString());
+        String id = post("mandate.create", "/v1/mandates", body).get("mandate_id").asText();
+        mandates.put(id, new AckedMandate(id, "proposed"));
+        String sig;
+        try {
+            sig = signer.signature(get("mandate.get", "/v1/mandates/" + id));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        post("mandate.sign", "/v1/mandates/" + id + "/sign", Map.of("signer", "proposer", "signature", sig));
+        mandates.put(id, new AckedMandate(id, "signed_by_proposer"));
+        post("mandate.sign", "/v1/mandates/" + id + "/sign", Map.of("signer", "counterparty", "signature", sig));
+        mandates.put(id, new AckedMandate(id, "signed_by_both"));
+        switch (ThreadLocalRandom.current().nextInt(3)) {
+            case 0 -> {
+                post("mandate.complete", "/v1/mandates/" + id + "/complete", null);
+                mandates.put(id, new AckedMandate(id, "completed"));
+            }
+            case 1 -> {
+                post("mandate.start", "/v1/mandates/" + id + "/start", null);
+                mandates.put(id, new AckedMandate(id, "in_progress"));
+                post("mandate.complete", "/v1/mandates/" + id + "/complete", null);
+                mandates.put(id, new AckedMandate(id, "completed"));
+            }
+            default -> {
+                post("mandate.dispute", "/v1/mandates/" + id + "/dispute", Map.of("reason", "fault suite dispute"));
+                mandates.put(id, new AckedMandate(id, "disputed"));
+            }
+        }
+    }
+
+    private void invoiceFlow() {
+        String chain = PAYMENT_CHAINS.get(ThreadLocalRandom.current().nextInt(PAYMENT_CHAINS.size()));
+        double amount = ThreadLocalRandom.current().nextInt(100, 5000) / 100.0;
+        // Creating an invoice has no Idempotency-Key: a lost answer may leave an invoice nobody pays (harmless).
+        Calls.Answer a = calls.retrying("invoice.create", "POST", "/v1/invoices",
+                "{\"amount\":" + amount + ",\"chain\":\"" + chain + "\",\"description\":\"fault suite\"}", Map.of(), PATIENCE);
+        if (!a.ok()) {
+            throw new IllegalStateException("invoice create answered " + a.status() + " " + a.body());
+        }
+        operations.incrementAndGet();
+        JsonNode inv;
+        try {
+            inv = JSON.readTree(a.body()).get("data");
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+        String id = inv.get("id").asText();
+        invoices.add(id);
+        JsonNode pd = inv.get("paymentDetails");
+        BigInteger atomic = new BigInteger(pd.get("payableAtomic").asText());
+        String data = "0xa9059cbb" + EvmRpc.word(pd.get("paymentAddress").asText()) + EvmRpc.word(atomic);
+        EvmRpc rpc = new EvmRpc(env.get("CHAIN_" + chain.toUpperCase(Locale.ROOT) + "_RPC_URL"));
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (running || System.nanoTime() < deadline) {
+            try {
+                var tx = JSON.createObjectNode().put("from", payer).put("to", pd.get("usdcAddress").asText()).put("data", data);
+                String hash = rpc.call("eth_sendTransaction", tx).asText();
+                payments.add(new Payment(id, chain, hash, atomic));
+                operations.incrementAndGet();
+                return;
+            } catch (RuntimeException e) {
+                // the chain is down (killed): the payer tries again, as a wallet would
+                paymentSendRetries.incrementAndGet();
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Calls.sleep(500);
+            }
+        }
+    }
+
+    /** A chain's USDC address, for the checks. */
+    static String usdc(String chain) {
+        return UsdcInstaller.canonical(chain).orElseThrow().address();
+    }
+}

@@ -1,0 +1,215 @@
+package dev.agentpay.e2e;
+
+import dev.agentpay.localstack.chain.EvmRpc;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The faults: {@code kill -9} of a supervised process (found through the launcher's
+ * {@code pids/<name>.pid}) and the wait for the launcher's restart; 1-3 block reorgs with
+ * {@code evm_snapshot}/{@code evm_revert}; the webhook receiver taken down. Each injected fault is
+ * recorded with the moment it began and the moment its target served again.
+ */
+final class Faults {
+
+    /** One injected fault; {@code recoveredMs} is 0 until the target serves again. */
+    static final class Fault {
+        final String kind;
+        final String target;
+        final long startMs;
+        volatile long recoveredMs;
+        final String detail;
+
+        Fault(String kind, String target, long startMs, String detail) {
+            this.kind = kind;
+            this.target = target;
+            this.startMs = startMs;
+            this.detail = detail;
+        }
+    }
+
+    /** After a dependency serves again, clients may still meet its effects this long (pools reconnecting). */
+    static final long GRACE_MS = 15_000;
+
+    /** One round of the schedule: every service, the broker, PostgreSQL, a payment chain, the facilitator, reorgs, the receiver. */
+    static final List<String> ROUND = List.of("kill:mandate-service", "reorg:skale", "kill:invoice-service", "receiver-down",
+            "kill:settlement-watcher", "kill:kafka", "kill:anchor-service", "reorg:polygon", "kill:discovery-service",
+            "kill:anvil-arbitrum", "kill:webhook-dispatcher", "reorg:arbitrum", "kill:postgres", "kill:x402-facilitator");
+
+    final List<Fault> injected = new CopyOnWriteArrayList<>();
+    private final Path pids;
+    private final Map<String, String> env;
+    private final WebhookReceiver receiver;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    Faults(Path stateDir, Map<String, String> env, WebhookReceiver receiver) {
+        this.pids = stateDir.resolve("pids");
+        this.env = env;
+        this.receiver = receiver;
+    }
+
+    /** Injects one fault; returns once it is in place (a kill: the process is gone), not when it healed. */
+    Fault inject(String spec) throws Exception {
+        if (spec.startsWith("kill:")) {
+            return kill(spec.substring(5));
+        }
+        if (spec.startsWith("reorg:")) {
+            return reorg(spec.substring(6), ThreadLocalRandom.current().nextInt(1, 4));
+        }
+        if (spec.equals("receiver-down")) {
+            Fault f = new Fault("receiver-down", "webhook receiver", System.currentTimeMillis(), "3 s");
+            receiver.stop();
+            injected.add(f);
+            background(() -> {
+                Calls.sleep(3000);
+                try {
+                    receiver.start();
+                    f.recoveredMs = System.currentTimeMillis();
+                } catch (Exception e) {
+                    System.out.println("[faults] receiver restart failed: " + e);
+                }
+            });
+            return f;
+        }
+        throw new IllegalArgumentException(spec);
+    }
+
+    private long pid(String name) throws Exception {
+        return Long.parseLong(Files.readString(pids.resolve(name + ".pid")).trim());
+    }
+
+    private Fault kill(String name) throws Exception {
+        long pid = pid(name);
+        ProcessHandle h = ProcessHandle.of(pid).orElseThrow(() -> new IllegalStateException(name + " pid " + pid + " not running"));
+        List<ProcessHandle> children = h.descendants().toList();
+        Fault f = new Fault("kill -9", name, System.currentTimeMillis(), "pid " + pid);
+        h.destroyForcibly(); // SIGKILL
+        children.forEach(ProcessHandle::destroyForcibly);
+        injected.add(f);
+        h.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+        background(() -> awaitRecovery(f, name, pid));
+        return f;
+    }
+
+    private void awaitRecovery(Fault f, String name, long oldPid) {
+        long deadline = System.currentTimeMillis() + 300_000;
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                if (pid(name) != oldPid && serves(name)) {
+                    f.recoveredMs = System.currentTimeMillis();
+                    System.out.printf("[faults] %s back after %.1f s%n", name, (f.recoveredMs - f.startMs) / 1000.0);
+                    return;
+                }
+            } catch (Exception e) {
+                // not yet
+            }
+            Calls.sleep(250);
+        }
+        System.out.println("[faults] " + name + " did not come back within 300 s");
+    }
+
+    /** Whether the restarted part answers as it should. */
+    boolean serves(String name) throws Exception {
+        if (name.endsWith("-service") || name.equals("settlement-watcher") || name.equals("webhook-dispatcher")) {
+            return ok(env.get(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URL") + "/q/health/ready");
+        }
+        if (name.equals("x402-facilitator")) {
+            return ok(env.get("X402_FACILITATOR_URL") + "/supported");
+        }
+        if (name.startsWith("anvil-")) {
+            new EvmRpc(rpcUrl(name.substring(6))).blockNumber();
+            return true;
+        }
+        if (name.equals("postgres")) {
+            try (var c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + env.get("POSTGRES_PORT") + "/postgres",
+                    dev.agentpay.localstack.PostgresServer.USER, dev.agentpay.localstack.PostgresServer.PASSWORD)) {
+                return c.isValid(2);
+            }
+        }
+        if (name.equals("kafka")) {
+            var p = new java.util.Properties();
+            p.put("bootstrap.servers", env.get("KAFKA_BOOTSTRAP_SERVERS"));
+            p.put("request.timeout.ms", "3000");
+            p.put("default.api.timeout.ms", "3000");
+            try (var admin = org.apache.kafka.clients.admin.Admin.create(p)) {
+                return !admin.describeCluster().nodes().get(4, java.util.concurrent.TimeUnit.SECONDS).isEmpty();
+            }
+        }
+        throw new IllegalArgumentException(name);
+    }
+
+    private boolean ok(String url) throws Exception {
+        HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(3)).GET().build(),
+                HttpResponse.BodyHandlers.discarding());
+        return r.statusCode() == 200;
+    }
+
+    String rpcUrl(String chain) {
+        return chain.equals("anchor") ? env.get("ANCHOR_RPC_URL") : env.get("CHAIN_" + chain.toUpperCase(Locale.ROOT) + "_RPC_URL");
+    }
+
+    /**
+     * A reorg of {@code depth} blocks: snapshot, let the chain mine {@code depth} blocks (one a second)
+     * with whatever payments arrive, then revert to the snapshot so those blocks and their transfers
+     * are replaced by new, different blocks.
+     */
+    private Fault reorg(String chain, int depth) throws Exception {
+        EvmRpc rpc = new EvmRpc(rpcUrl(chain));
+        String snap = rpc.snapshot();
+        long from = rpc.blockNumber();
+        long deadline = System.currentTimeMillis() + 15_000;
+        while (rpc.blockNumber() < from + depth && System.currentTimeMillis() < deadline) {
+            Calls.sleep(100);
+        }
+        long to = rpc.blockNumber();
+        Fault f = new Fault("reorg", "anvil-" + chain, System.currentTimeMillis(), (to - from) + " blocks (" + (from + 1) + ".." + to + ")");
+        if (!rpc.revert(snap)) {
+            throw new IllegalStateException("evm_revert refused on " + chain);
+        }
+        f.recoveredMs = System.currentTimeMillis();
+        injected.add(f);
+        return f;
+    }
+
+    private static void background(Runnable r) {
+        Thread t = new Thread(r, "fault-recovery");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** Waits until every killed part serves again. */
+    void awaitAllRecovered(Duration timeout) {
+        long deadline = System.currentTimeMillis() + timeout.toMillis();
+        while (System.currentTimeMillis() < deadline) {
+            if (injected.stream().allMatch(f -> f.recoveredMs > 0)) {
+                return;
+            }
+            Calls.sleep(500);
+        }
+    }
+
+    /** Whether a moment lies in a fault's window (from injection until it served again, plus the grace). */
+    boolean inWindow(long startMs, long endMs) {
+        for (Fault f : injected) {
+            if (f.kind.equals("reorg") || f.kind.equals("receiver-down")) {
+                continue; // no request of the load depends on these: a 5xx there would be a bug
+            }
+            long end = (f.recoveredMs == 0 ? Long.MAX_VALUE : f.recoveredMs + GRACE_MS);
+            if (endMs >= f.startMs && startMs <= end) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

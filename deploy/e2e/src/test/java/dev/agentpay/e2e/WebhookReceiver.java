@@ -1,0 +1,77 @@
+package dev.agentpay.e2e;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A partner's webhook endpoint inside the test JVM: records every delivery it receives (path,
+ * {@code webhook-id}, attempt, answer) and can be taken down (port closed) and brought back on the
+ * same port. A small share of deliveries is answered 500 so retries happen without an outage too.
+ */
+final class WebhookReceiver {
+
+    /** One delivery as received. */
+    record Delivery(long atMs, String path, String webhookId, int attempt, int answered) {
+    }
+
+    private final List<Delivery> deliveries = new CopyOnWriteArrayList<>();
+    private final double failShare;
+    private volatile HttpServer server;
+    private final int port;
+
+    WebhookReceiver(int port, double failShare) {
+        this.port = port;
+        this.failShare = failShare;
+    }
+
+    synchronized void start() throws IOException, InterruptedException {
+        for (int i = 0; ; i++) {
+            try {
+                HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 64);
+                s.setExecutor(Executors.newFixedThreadPool(8));
+                s.createContext("/", ex -> {
+                    ex.getRequestBody().readAllBytes();
+                    String id = ex.getRequestHeaders().getFirst("webhook-id");
+                    String attempt = ex.getRequestHeaders().getFirst("X-Service-Attempt");
+                    int code = ThreadLocalRandom.current().nextDouble() < failShare ? 500 : 200;
+                    deliveries.add(new Delivery(System.currentTimeMillis(), ex.getRequestURI().getPath(), id,
+                            attempt == null ? 0 : Integer.parseInt(attempt), code));
+                    ex.sendResponseHeaders(code, -1);
+                    ex.close();
+                });
+                s.start();
+                server = s;
+                return;
+            } catch (BindException e) {
+                if (i > 100) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    /** Closes the port: deliveries meet a refused connection. */
+    synchronized void stop() {
+        HttpServer s = server;
+        server = null;
+        if (s != null) {
+            s.stop(0);
+            ((java.util.concurrent.ExecutorService) s.getExecutor()).shutdownNow();
+        }
+    }
+
+    String url(String path) {
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    List<Delivery> deliveries() {
+        return List.copyOf(deliveries);
+    }
+}
