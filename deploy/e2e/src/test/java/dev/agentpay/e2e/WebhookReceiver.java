@@ -39,7 +39,8 @@ final class WebhookReceiver {
                     ex.getRequestBody().readAllBytes();
                     String id = ex.getRequestHeaders().getFirst("webhook-id");
                     String attempt = ex.getRequestHeaders().getFirst("X-Service-Attempt");
-                    int code = ThreadLocalRandom.current().nextDouble() < failShare ? 500 : 200;
+                    // Only first attempts fail on purpose: the production retry schedule waits 5 min before a third.
+                    int code = (attempt == null || attempt.equals("1")) && ThreadLocalRandom.current().nextDouble() < failShare ? 500 : 200;
                     deliveries.add(new Delivery(System.currentTimeMillis(), ex.getRequestURI().getPath(), id,
                             attempt == null ? 0 : Integer.parseInt(attempt), code));
                     ex.sendResponseHeaders(code, -1);

@@ -77,7 +77,15 @@ public final class LocalStack {
         LocalStack stack = new LocalStack(options.stateDir() != null ? options.stateDir().toAbsolutePath()
                 : RepoPaths.root().resolve(".local"));
         switch (command) {
-            case "run" -> stack.run(options);
+            case "run" -> {
+                try {
+                    stack.run(options);
+                } catch (Exception | Error e) {
+                    // A failed start stops what did start (shutdown hooks) instead of leaving it supervised.
+                    e.printStackTrace();
+                    System.exit(1);
+                }
+            }
             case "stop" -> stack.stopPrevious(true);
             default -> {
                 System.err.println("usage: local-stack [run|stop] [--gateway-port N] [--fixed-ports] [--state-dir DIR]");
@@ -284,6 +292,8 @@ public final class LocalStack {
             e.put("ANCHOR_SIGNER_KEY", ChainSetup.ANCHOR_SIGNER_KEY);
         }
         e.put("WEBHOOK_ALLOW_PRIVATE_TARGETS", "true");
+        // Local receivers are plain http on loopback (webhook-dispatcher README: the local stack allows both).
+        e.put("WEBHOOK_ALLOW_HTTP", "true");
         String javaOpts = System.getenv().getOrDefault("SERVICE_JAVA_OPTS",
                 "-XX:+UseSerialGC -Xms32m -Xmx384m -Xss512k -XX:ReservedCodeCacheSize=96m -XX:+ExitOnOutOfMemoryError");
         List<String> cmd = new ArrayList<>();

@@ -19,9 +19,11 @@ public final class PostgresServer implements AutoCloseable, Supervisor.Supervise
     public static final String PASSWORD = "postgres";
 
     private final EmbeddedPostgres pg;
+    private final long postmasterPid;
 
-    private PostgresServer(EmbeddedPostgres pg) {
+    private PostgresServer(EmbeddedPostgres pg, long postmasterPid) {
         this.pg = pg;
+        this.postmasterPid = postmasterPid;
     }
 
     public static PostgresServer start(Path dataDir, int port) {
@@ -35,7 +37,9 @@ public final class PostgresServer implements AutoCloseable, Supervisor.Supervise
                     .setServerConfig("fsync", "on")
                     .setServerConfig("listen_addresses", "127.0.0.1")
                     .start();
-            return new PostgresServer(pg);
+            // pg_ctl starts the postmaster and exits: the server's pid is the first line of postmaster.pid.
+            long pid = Long.parseLong(java.nio.file.Files.readAllLines(dataDir.resolve("postmaster.pid")).get(0).trim());
+            return new PostgresServer(pg, pid);
         } catch (IOException e) {
             throw new IllegalStateException("PostgreSQL did not start: " + e.getMessage(), e);
         }
@@ -48,12 +52,12 @@ public final class PostgresServer implements AutoCloseable, Supervisor.Supervise
     /** The postmaster's pid (its backends are its children). */
     @Override
     public long pid() {
-        return pg.getProcess().pid();
+        return postmasterPid;
     }
 
     @Override
     public boolean isAlive() {
-        return pg.getProcess().isAlive();
+        return ProcessHandle.of(postmasterPid).map(ProcessHandle::isAlive).orElse(false);
     }
 
     /** Stops the server; after a crash this only releases the data directory's lock for a restart. */

@@ -76,6 +76,8 @@ public final class Supervisor implements AutoCloseable {
         this.pidDir = stateDir.resolve("pids");
         this.onRestart = onRestart;
         watcher.scheduleWithFixedDelay(this::check, 250, 250, TimeUnit.MILLISECONDS);
+        // Shutdown hooks run concurrently: the processes' own stop hooks must not look like crashes.
+        Runtime.getRuntime().addShutdownHook(new Thread(this::halt, "supervisor-halt"));
     }
 
     /** Watches {@code first}; when it exits unexpectedly, {@code restart} starts its replacement. */
