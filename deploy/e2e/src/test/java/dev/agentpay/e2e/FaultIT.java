@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * the databases (read only). Short form by default; long form:
  * {@code -Dfaults.duration=PT10M -Dfaults.count=120}. The report goes to {@code target/faults-report.md}.
  */
-@Order(4)
+@Order(90) // after every other IT (it kills things), before StackStopIT
 class FaultIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
