@@ -318,6 +318,11 @@ final class FaultChecks {
         }
         hung.done();
         fiveXx.done();
+        Check refused = new Check("the valid API key was never refused (401), also right after a restart");
+        for (Calls.Call c : calls) {
+            refused.ok(c.status() != 401, c.op() + " at " + Instant.ofEpochMilli(c.startMs()) + " answered 401 to the valid key");
+        }
+        refused.done();
         notes.add(inWindow + " requests met a 5xx or a dropped connection while a dependency was down (allowed; retried by the load)");
         return new Result(rows, notes, details.toString(), deliveries.size());
     }

@@ -32,7 +32,7 @@ final class LocalStackProcess {
         Files.deleteIfExists(stateDir.resolve("stack.env"));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         process = new ProcessBuilder(List.of(java, "-Xmx384m", "-jar", jar.toString(), "run",
-                "--state-dir", stateDir.toString(), "--gateway-port", Integer.toString(gatewayPort)))
+                "--state-dir", stateDir.toString(), "--gateway-port", Integer.toString(gatewayPort), "--any-ports"))
                 .directory(RepoPaths.root().toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(stateDir.resolve("launcher.out").toFile()))

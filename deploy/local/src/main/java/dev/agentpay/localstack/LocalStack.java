@@ -88,29 +88,38 @@ public final class LocalStack {
             }
             case "stop" -> stack.stopPrevious(true);
             default -> {
-                System.err.println("usage: local-stack [run|stop] [--gateway-port N] [--fixed-ports] [--state-dir DIR]");
+                System.err.println("usage: local-stack [run|stop] [--gateway-port N] [--fixed-ports | --any-ports] [--state-dir DIR]");
                 System.exit(2);
             }
         }
     }
 
     /** Command-line options. */
-    record Options(int gatewayPort, boolean fixedPorts, boolean exitWhenReady, Path stateDir) {
+    record Options(int gatewayPort, boolean fixedPorts, boolean exitWhenReady, Path stateDir, boolean anyPorts) {
+
+        Options(int gatewayPort, boolean fixedPorts, boolean exitWhenReady, Path stateDir) {
+            this(gatewayPort, fixedPorts, exitWhenReady, stateDir, false);
+        }
+
         static Options parse(String[] args) {
             int gw = 8080;
             boolean fixed = false;
             boolean exit = false;
+            boolean any = false;
             Path state = null;
             for (int i = 1; i < args.length; i++) {
                 switch (args[i]) {
                     case "--gateway-port" -> gw = Integer.parseInt(args[++i]);
                     case "--fixed-ports" -> fixed = true;
+                    // Never the default ports: several stacks on one machine (tests) then cannot take a
+                    // port another stack's restarting part had released a moment before.
+                    case "--any-ports" -> any = true;
                     case "--exit-when-ready" -> exit = true;
                     case "--state-dir" -> state = Path.of(args[++i]);
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            return new Options(gw, fixed, exit, state);
+            return new Options(gw, fixed, exit, state, any);
         }
     }
 
@@ -127,7 +136,7 @@ public final class LocalStack {
 
         // Infrastructure: PostgreSQL, Kafka and the chains start side by side.
         CompletableFuture<PostgresServer> pg = async("postgres", () -> {
-            PostgresServer s = PostgresServer.start(data.resolve("postgres"), port(options, 5432));
+            PostgresServer s = PostgresServer.start(data.resolve("postgres"), port(options, 5432), true);
             SERVICES.forEach(svc -> s.ensureDatabase(svc.database()));
             return s;
         });
@@ -145,7 +154,7 @@ public final class LocalStack {
         }
         // Each part is supervised: if it dies, it is started again on the same port and data.
         PostgresServer postgres = pg.join();
-        supervised("postgres", postgres, () -> PostgresServer.start(data.resolve("postgres"), postgres.port()));
+        supervised("postgres", postgres, () -> PostgresServer.start(data.resolve("postgres"), postgres.port(), true));
         env.put("POSTGRES_PORT", Integer.toString(postgres.port()));
         KafkaServer broker = kafka.join();
         int kafkaPort = Integer.parseInt(broker.bootstrapServers().substring(broker.bootstrapServers().lastIndexOf(':') + 1));
@@ -218,7 +227,7 @@ public final class LocalStack {
     }
 
     private int port(Options options, int preferred) {
-        return options.fixedPorts() ? preferred : Ports.freeOr(preferred);
+        return options.fixedPorts() ? preferred : options.anyPorts() ? Ports.free() : Ports.freeOr(preferred);
     }
 
     private AnvilNode anvil(String name, long chainId, Options options, int preferred) throws IOException {

@@ -27,8 +27,19 @@ public final class PostgresServer implements AutoCloseable, Supervisor.Supervise
     }
 
     public static PostgresServer start(Path dataDir, int port) {
+        return start(dataDir, port, false);
+    }
+
+    /**
+     * @param durableCommits {@code synchronous_commit=on}: a commit is acknowledged only once its WAL is
+     *        flushed. zonky turns it off by default, so a crashed server (kill -9) loses its last
+     *        acknowledged commits, while their outbox rows may already have been published: the fault
+     *        suite found exactly that. The launcher's stack is durable; test servers keep zonky's speed.
+     */
+    public static PostgresServer start(Path dataDir, int port, boolean durableCommits) {
         try {
             EmbeddedPostgres pg = EmbeddedPostgres.builder()
+                    .setServerConfig("synchronous_commit", durableCommits ? "on" : "off")
                     .setDataDirectory(dataDir)
                     .setCleanDataDirectory(false)
                     .setPort(port)
