@@ -123,7 +123,8 @@ public class KafkaTracingInterceptor implements IncomingInterceptor {
                 .setAttribute(CHANNEL, channel);
     }
 
-    static String traceparent(Headers headers) {
+    /** The {@code traceparent} header of a Kafka record, or null. */
+    public static String traceparent(Headers headers) {
         Header h = headers == null ? null : headers.lastHeader(Traces.TRACEPARENT);
         return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }

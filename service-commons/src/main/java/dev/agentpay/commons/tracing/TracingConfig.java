@@ -2,21 +2,14 @@ package dev.agentpay.commons.tracing;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
-import java.util.Optional;
 
 /**
  * Tracing of every service (root README, "Tracing"). Trace ids are always created and propagated
- * (HTTP {@code traceparent}, Kafka headers, outbox rows, log lines); exporting spans is optional.
+ * (HTTP {@code traceparent}, Kafka headers, outbox rows, log lines); spans are exported only to the log
+ * when asked (no OTLP exporter yet: see the root README, "Tracing").
  */
 @ConfigMapping(prefix = "platform.tracing")
 public interface TracingConfig {
-
-    /**
-     * OTLP/HTTP (protobuf) collector base address, e.g. {@code http://otel-collector:4318}; spans are sent
-     * to {@code <endpoint>/v1/traces}. Unset (the default) exports nothing. The shared defaults fill it
-     * from the standard {@code OTEL_EXPORTER_OTLP_ENDPOINT} environment variable.
-     */
-    Optional<String> otlpEndpoint();
 
     /** Whether every finished span is also written to the log (OpenTelemetry's logging exporter; debugging only). */
     @WithDefault("false")

@@ -6,12 +6,10 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.propagation.ContextPropagators;
 import io.opentelemetry.exporter.logging.LoggingSpanExporter;
-import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.SdkTracerProviderBuilder;
-import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,12 +17,11 @@ import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jboss.logging.Logger;
 
 /**
  * The one OpenTelemetry SDK of a service: W3C trace-context propagation, {@code service.name} from
- * {@code quarkus.application.name}, parent-based sampling, and an exporter only when one is configured
- * ({@link TracingConfig}). Not registered as the global instance, so several applications in one test
+ * {@code quarkus.application.name}, parent-based sampling, spans written to the log only when
+ * {@link TracingConfig#logSpans()} asks for it. Not registered as the global instance, so several applications in one test
  * JVM do not collide; inject {@link OpenTelemetry} or {@link Tracer}.
  */
 @ApplicationScoped
@@ -32,8 +29,6 @@ public class TracingProducer {
 
     /** Instrumentation scope of the platform's own spans. */
     public static final String SCOPE = "dev.agentpay";
-
-    private static final Logger LOG = Logger.getLogger(TracingProducer.class);
 
     @Produces
     @Singleton
@@ -43,11 +38,6 @@ public class TracingProducer {
                 .setResource(Resource.getDefault().merge(Resource.create(Attributes.of(
                         io.opentelemetry.api.common.AttributeKey.stringKey("service.name"), serviceName))))
                 .setSampler(Sampler.parentBased(Sampler.traceIdRatioBased(config.sampleRatio())));
-        config.otlpEndpoint().filter(e -> !e.isBlank()).ifPresent(endpoint -> {
-            String url = endpoint.replaceAll("/+$", "") + "/v1/traces";
-            tracers.addSpanProcessor(BatchSpanProcessor.builder(OtlpHttpSpanExporter.builder().setEndpoint(url).build()).build());
-            LOG.infof("exporting spans over OTLP/HTTP to %s", url);
-        });
         if (config.logSpans()) {
             tracers.addSpanProcessor(SimpleSpanProcessor.create(LoggingSpanExporter.create()));
         }
