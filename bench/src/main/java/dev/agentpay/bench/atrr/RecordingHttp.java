@@ -27,7 +27,7 @@ final class RecordingHttp {
     private static final int MAX_BODY_LOGGED = 4000;
 
     /** One HTTP answer. */
-    record Answer(int status, JsonNode json, String text, long millis) {
+    record Answer(int status, JsonNode json, String text, long millis, String retryAfter) {
     }
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -55,7 +55,28 @@ final class RecordingHttp {
         return exchange("POST", url, headers, body);
     }
 
+    /** As a polite agent: a 429 is retried after its {@code Retry-After} (at most 5 s, three times); each try is logged. */
     private Answer exchange(String method, String url, Map<String, String> headers, JsonNode body) {
+        Answer a = once(method, url, headers, body);
+        for (int retry = 0; retry < 3 && a.status() == 429; retry++) {
+            long wait = 1;
+            try {
+                wait = Math.min(5, Math.max(1, Long.parseLong(a.retryAfter())));
+            } catch (NumberFormatException e) {
+                // no or odd header: one second
+            }
+            try {
+                Thread.sleep(wait * 1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return a;
+            }
+            a = once(method, url, headers, body);
+        }
+        return a;
+    }
+
+    private Answer once(String method, String url, Map<String, String> headers, JsonNode body) {
         ObjectNode entry = mapper.createObjectNode();
         entry.put("ts", Instant.now().toString());
         entry.put("task", task);
@@ -92,7 +113,7 @@ final class RecordingHttp {
                 entry.put("response_text", r.body().length() > MAX_BODY_LOGGED ? r.body().substring(0, MAX_BODY_LOGGED) : r.body());
             }
             log.add(entry);
-            return new Answer(r.statusCode(), json, r.body(), ms);
+            return new Answer(r.statusCode(), json, r.body(), ms, r.headers().firstValue("retry-after").orElse(""));
         } catch (IOException | InterruptedException e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
@@ -100,7 +121,7 @@ final class RecordingHttp {
             entry.put("status", 0);
             entry.put("transport_error", e.getClass().getSimpleName() + ": " + e.getMessage());
             log.add(entry);
-            return new Answer(0, null, "", (System.nanoTime() - t0) / 1_000_000);
+            return new Answer(0, null, "", (System.nanoTime() - t0) / 1_000_000, "");
         }
     }
 

@@ -192,7 +192,11 @@ public final class LocalStack {
         StackEnv.write(local.resolve("stack.env"), out, "written by deploy/local when every part was ready");
         System.out.printf("%n==> stack ready in %.1f s: %s%n%n", seconds(), baseUrl);
         out.forEach((k, v) -> System.out.println(k + "=" + v));
-        System.out.println("\n(also in .local/stack.env; logs in .local/logs; Ctrl-C or `deploy/local/run stop` stops everything)");
+        Path cwd = Path.of("").toAbsolutePath();
+        Path shown = local.startsWith(cwd) ? cwd.relativize(local) : local;
+        String stop = shown.equals(Path.of(".local")) ? "" : " --state-dir " + shown;
+        System.out.printf("%n(also in %s; logs in %s; Ctrl-C or `deploy/local/run stop%s` stops everything)%n",
+                shown.resolve("stack.env"), shown.resolve("logs"), stop);
         System.out.flush();
         if (options.exitWhenReady()) {
             System.exit(0);

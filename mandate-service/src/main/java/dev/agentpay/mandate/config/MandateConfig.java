@@ -3,6 +3,7 @@ package dev.agentpay.mandate.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Optional;
 
 /** Settings of mandate-service. */
 @ConfigMapping(prefix = "mandate")
@@ -23,6 +24,12 @@ public interface MandateConfig {
     /** Furthest in the future a mandate's {@code expiry} may lie. */
     @WithDefault("P3650D")
     Duration maxExpiryHorizon();
+
+    /**
+     * A JSON file of partners imported at start-up ({@code PARTNERS_BOOTSTRAP_FILE}; the Helm chart mounts
+     * it from a Secret). Unset: nothing is imported. Format and rules: README, "Partner bootstrap file".
+     */
+    Optional<String> partnersBootstrapFile();
 
     /** Expiry job settings. */
     Expiry expiry();

@@ -56,7 +56,14 @@ public class PartnerService {
      * from another store). Repeating the same import changes nothing and publishes nothing.
      */
     public Uni<ApiResult> importPartner(String id, String name, String apiKey, String signingSecret, String status) {
-        String keyHash = ApiKeys.hash(apiKey);
+        return importPartnerByHash(id, name, ApiKeys.hash(apiKey), signingSecret, status);
+    }
+
+    /**
+     * As {@link #importPartner}, with the key given only as its hash ({@link ApiKeys#hash}): the form a
+     * bootstrap file uses, so the raw key need not be stored with the operator's configuration.
+     */
+    public Uni<ApiResult> importPartnerByHash(String id, String name, String keyHash, String signingSecret, String status) {
         return pool.withTransaction(conn -> partners.ownerOfKey(conn, keyHash)
                 .flatMap(owner -> {
                     if (owner != null && !owner.equals(id)) {

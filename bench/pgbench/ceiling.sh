@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The raw PostgreSQL ceiling for a mandate create, beside the bench's create-mandate scenario.
+# Builds mandate-service's schema (its Flyway migrations) in a scratch database on the running
+# local stack's PostgreSQL (so the outbox relay does not see these rows), then runs pgbench with create-mandate.sql.
+# Usage: bench/pgbench/ceiling.sh [STATE_DIR] [CLIENTS] [SECONDS]   (needs pgbench and psql on PATH)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+STATE=${1:-.local}; CLIENTS=${2:-32}; SECONDS_=${3:-20}
+PORT=$(grep '^POSTGRES_PORT=' "$STATE/stack.env" | cut -d= -f2)
+export PGHOST=127.0.0.1 PGPORT=$PORT PGUSER=postgres PGPASSWORD=postgres
+psql -q -d postgres -c 'drop database if exists pgceiling' -c 'create database pgceiling'
+# The client tools here may be older than the server: build the schema from the migrations, not pg_dump.
+for f in service-commons/src/main/resources/db/platform/*.sql mandate-service/src/main/resources/db/migration/*.sql; do
+  psql -q -v ON_ERROR_STOP=1 -d pgceiling -f "$f" >/dev/null
+done
+pgbench -n -M prepared -c "$CLIENTS" -j 2 -T "$SECONDS_" -f bench/pgbench/create-mandate.sql -P 5 \
+  --log --sampling-rate=1 --log-prefix=/tmp/pgceiling pgceiling | grep -E 'tps|latency|transactions'
+# p50/p99 from the per-transaction log (microseconds, 3rd column)
+cat /tmp/pgceiling.* | awk '{print $3}' | sort -n | awk '{a[NR]=$1} END {printf "latency p50 = %.2f ms, p99 = %.2f ms (n=%d)\n", a[int(NR*0.5)]/1000, a[int(NR*0.99)]/1000, NR}'
+rm -f /tmp/pgceiling.*
+psql -q -d postgres -c 'drop database pgceiling'
