@@ -69,6 +69,9 @@ public class OutboxRelay {
     @Inject
     Tracer tracer;
 
+    @Inject
+    OutboxMetrics metrics;
+
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
     private volatile boolean started;
@@ -167,7 +170,8 @@ public class OutboxRelay {
     public Uni<Integer> relayBatch() {
         return pool.withTransaction(conn -> conn.preparedQuery("select pg_try_advisory_xact_lock($1)")
                 .execute(Tuple.of(RELAY_LOCK))
-                .flatMap(rs -> rs.iterator().next().getBoolean(0) ? publishLocked(conn) : Uni.createFrom().item(0)));
+                .flatMap(rs -> rs.iterator().next().getBoolean(0) ? publishLocked(conn) : Uni.createFrom().item(0)))
+                .invoke(metrics::published); // counted once the rows are marked published (committed)
     }
 
     private Uni<Integer> publishLocked(SqlConnection conn) {
