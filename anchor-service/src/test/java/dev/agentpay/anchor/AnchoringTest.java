@@ -91,6 +91,34 @@ class AnchoringTest {
     }
 
     @Test
+    void eachReceiptContinuesTheTraceOfItsMandateEvent() {
+        // two requests' events published together (typically one poll, one anchor transaction): each
+        // receipt still carries its own event's trace, plus one event that came without a trace
+        String[] traces = {KafkaIo.randomHash().substring(2, 34), KafkaIo.randomHash().substring(2, 34)};
+        List<MandateEvent> events = new ArrayList<>();
+        for (String trace : traces) {
+            MandateEvent e = KafkaIo.event(KafkaIo.mandateId(), KafkaIo.randomHash(), "mandate.signed_by_proposer",
+                    "proposed", "signed_by_proposer");
+            KafkaIo.publishRaw(e.aggregateId(), EventCodec.encode(e), e.eventId(), e.type(),
+                    "00-" + trace + "-" + KafkaIo.randomHash().substring(2, 18) + "-01");
+            events.add(e);
+        }
+        MandateEvent untraced = KafkaIo.event(KafkaIo.mandateId(), KafkaIo.randomHash(), "mandate.signed_by_proposer",
+                "proposed", "signed_by_proposer");
+        KafkaIo.publish(untraced);
+        KafkaIo.flush();
+        awaitReceipts(List.of(events.get(0), events.get(1), untraced), Duration.ofSeconds(30));
+        for (int i = 0; i < traces.length; i++) {
+            assertThat(KafkaIo.receipts(events.get(i).transitionId()).get(0).traceparent())
+                    .matches("00-" + traces[i] + "-[0-9a-f]{16}-01");
+        }
+        // no trace to continue: the relay starts one, so the receipt is still traceable
+        assertThat(KafkaIo.receipts(untraced.transitionId()).get(0).traceparent())
+                .matches("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}")
+                .doesNotContain(traces[0]).doesNotContain(traces[1]);
+    }
+
+    @Test
     void theSameTransitionDeliveredTwiceIsAnchoredOnce() {
         String hash = KafkaIo.randomHash();
         MandateEvent e = KafkaIo.event(KafkaIo.mandateId(), hash, "mandate.signed_by_proposer", "proposed", "signed_by_proposer");

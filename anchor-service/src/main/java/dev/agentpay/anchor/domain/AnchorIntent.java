@@ -6,7 +6,10 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
-/** One mandate transition waiting to be anchored (a row of {@code anchor_intent}). */
+/**
+ * One mandate transition waiting to be anchored (a row of {@code anchor_intent}); {@code traceParent} is
+ * the trace of the event it came from (null if none), which its receipt continues.
+ */
 public record AnchorIntent(
         String transitionId,
         UUID eventId,
@@ -14,7 +17,8 @@ public record AnchorIntent(
         String partnerId,
         String mandateHash,
         String state,
-        Instant eventAt) {
+        Instant eventAt,
+        String traceParent) {
 
     /** Type of the creation event, which carries no anchor (rule 3 of the mandate state machine). */
     public static final String CREATION_TYPE = "mandate.proposed";
@@ -45,6 +49,11 @@ public record AnchorIntent(
             throw new IllegalArgumentException("event id or mandate id missing");
         }
         return Optional.of(new AnchorIntent(e.transitionId(), e.eventId(), e.aggregateId(), e.partnerId(), hash,
-                e.toState(), e.occurredAt() == null ? Instant.now() : e.occurredAt()));
+                e.toState(), e.occurredAt() == null ? Instant.now() : e.occurredAt(), null));
+    }
+
+    /** The same intent belonging to the trace {@code traceparent}. */
+    public AnchorIntent withTrace(String traceparent) {
+        return new AnchorIntent(transitionId, eventId, mandateId, partnerId, mandateHash, state, eventAt, traceparent);
     }
 }

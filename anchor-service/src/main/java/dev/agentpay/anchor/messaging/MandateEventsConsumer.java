@@ -5,6 +5,9 @@ import dev.agentpay.anchor.repository.AnchorRepository;
 import dev.agentpay.anchor.service.AnchorPipeline;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.MandateEvent;
+import dev.agentpay.commons.tracing.KafkaTracingInterceptor;
+import dev.agentpay.commons.tracing.Traces;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordBatchMetadata;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
@@ -14,6 +17,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
@@ -47,11 +51,19 @@ public class MandateEventsConsumer {
     }
 
     @Incoming(CHANNEL)
-    public Uni<Void> consume(List<String> payloads) {
+    public Uni<Void> consume(List<String> payloads, IncomingKafkaRecordBatchMetadata<String, String> batch) {
         List<AnchorIntent> intents = new ArrayList<>(payloads.size());
-        for (String json : payloads) {
+        // the records, in payload order, carry each event's trace (the poll may mix several requests)
+        List<ConsumerRecord<String, String>> records = new ArrayList<>(payloads.size());
+        batch.getRecords().forEach(records::add);
+        boolean aligned = records.size() == payloads.size();
+        for (int i = 0; i < payloads.size(); i++) {
+            String json = payloads.get(i);
             try {
-                AnchorIntent.of(EventCodec.decode(json, MandateEvent.class)).ifPresent(intents::add);
+                String trace = aligned ? KafkaTracingInterceptor.traceparent(records.get(i).headers()) : null;
+                AnchorIntent.of(EventCodec.decode(json, MandateEvent.class))
+                        .map(intent -> intent.withTrace(trace != null ? trace : Traces.currentTraceparent()))
+                        .ifPresent(intents::add);
             } catch (IllegalArgumentException e) {
                 // a malformed event cannot be anchored by retrying; it is counted and logged for an operator
                 rejected.increment();

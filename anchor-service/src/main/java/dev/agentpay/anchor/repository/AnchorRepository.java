@@ -43,10 +43,11 @@ public class AnchorRepository {
         List<Tuple> rows = new ArrayList<>(intents.size());
         for (AnchorIntent i : intents) {
             rows.add(Tuple.tuple().addString(i.transitionId()).addUUID(i.eventId()).addString(i.mandateId())
-                    .addString(i.partnerId()).addString(i.mandateHash()).addString(i.state()).addOffsetDateTime(utc(i.eventAt())));
+                    .addString(i.partnerId()).addString(i.mandateHash()).addString(i.state()).addOffsetDateTime(utc(i.eventAt()))
+                    .addString(i.traceParent()));
         }
         return pool.withTransaction(c -> c.preparedQuery("insert into anchor_intent (transition_id, event_id, mandate_id,"
-                        + " partner_id, mandate_hash, state, event_at, status) values ($1, $2, $3, $4, $5, $6, $7, 'PENDING')"
+                        + " partner_id, mandate_hash, state, event_at, trace_parent, status) values ($1, $2, $3, $4, $5, $6, $7, $8, 'PENDING')"
                         + " on conflict (transition_id) do nothing")
                 .executeBatch(rows)
                 .map(AnchorRepository::totalRowCount));
@@ -138,14 +139,14 @@ public class AnchorRepository {
     /** Locks the intents a still-open transaction carries, in batch order (empty once it is resolved). */
     public Uni<List<SentItem>> lockSentItems(SqlClient c, long nonce) {
         return c.preparedQuery("select i.transition_id, i.mandate_id, i.partner_id, i.mandate_hash, i.state, i.batch_index,"
-                        + " i.event_at from anchor_tx t join anchor_intent i on i.tx_nonce = t.nonce"
+                        + " i.event_at, i.trace_parent from anchor_tx t join anchor_intent i on i.tx_nonce = t.nonce"
                         + " where t.nonce = $1 and t.status = 'SIGNED' and i.status = 'SENT' order by i.batch_index for update")
                 .execute(Tuple.of(nonce))
                 .map(rs -> {
                     List<SentItem> out = new ArrayList<>(rs.size());
                     for (Row r : rs) {
                         out.add(new SentItem(r.getString(0), r.getString(1), r.getString(2), r.getString(3), r.getString(4),
-                                r.getInteger(5), r.getOffsetDateTime(6).toInstant()));
+                                r.getInteger(5), r.getOffsetDateTime(6).toInstant(), r.getString(7)));
                     }
                     return out;
                 });

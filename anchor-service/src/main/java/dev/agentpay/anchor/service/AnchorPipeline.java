@@ -390,7 +390,9 @@ public class AnchorPipeline {
             }
             return repo.insertReceipts(c, rows)
                     // pipelined on the transaction's connection rather than one round trip after another
-                    .chain(() -> Uni.join().all(events.stream().map(e -> outbox.append(c, e)).toList()).andFailFast())
+                    // each receipt continues the trace of the mandate event it answers
+                    .chain(() -> Uni.join().all(java.util.stream.IntStream.range(0, events.size())
+                            .mapToObj(i -> outbox.append(c, events.get(i), items.get(i).traceParent())).toList()).andFailFast())
                     .chain(() -> repo.markAnchored(c, tx.nonce(), block))
                     .replaceWith(items);
         })).invoke(items -> {

@@ -32,8 +32,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 public final class KafkaIo {
 
-    /** A received receipt and when the test saw it. */
-    public record Received(AnchorReceiptEvent event, Instant at) {
+    /** A received receipt, when the test saw it, and its {@code traceparent} header (null if none). */
+    public record Received(AnchorReceiptEvent event, Instant at, String traceparent) {
     }
 
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -69,7 +69,9 @@ public final class KafkaIo {
                         if (!e.aggregateId().equals(r.key())) {
                             throw new IllegalStateException("receipt keyed " + r.key() + " for mandate " + e.aggregateId());
                         }
-                        RECEIPTS.computeIfAbsent(e.transitionId(), k -> new CopyOnWriteArrayList<>()).add(new Received(e, Instant.now()));
+                        RECEIPTS.computeIfAbsent(e.transitionId(), k -> new CopyOnWriteArrayList<>()).add(new Received(e, Instant.now(),
+                                r.headers().lastHeader("traceparent") == null ? null
+                                        : new String(r.headers().lastHeader("traceparent").value(), StandardCharsets.UTF_8)));
                     }
                 }
             }
@@ -115,7 +117,15 @@ public final class KafkaIo {
     }
 
     public static void publishRaw(String key, String json, UUID eventId, String type) {
+        publishRaw(key, json, eventId, type, null);
+    }
+
+    /** Publishes as mandate-service's relay would, with a {@code traceparent} header when one is given. */
+    public static void publishRaw(String key, String json, UUID eventId, String type, String traceparent) {
         ProducerRecord<String, String> r = new ProducerRecord<>(Topics.MANDATE_EVENTS, key, json);
+        if (traceparent != null) {
+            r.headers().add("traceparent", traceparent.getBytes(StandardCharsets.UTF_8));
+        }
         r.headers().add("event-id", eventId.toString().getBytes(StandardCharsets.UTF_8));
         r.headers().add("event-type", type.getBytes(StandardCharsets.UTF_8));
         producer.send(r);

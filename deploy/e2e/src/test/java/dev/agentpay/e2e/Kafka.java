@@ -74,6 +74,28 @@ final class Kafka {
         return out;
     }
 
+    /** The value of {@code header} on the first record of {@code topic} with this key and event type, or null. */
+    static String header(String bootstrap, String topic, String key, String eventType, String header, Duration timeout) {
+        Properties c = new Properties();
+        c.put("bootstrap.servers", bootstrap);
+        c.put("group.id", "e2e-" + UUID.randomUUID());
+        c.put("auto.offset.reset", "earliest");
+        c.put("enable.auto.commit", "false");
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+                    if (key.equals(r.key()) && r.value().contains("\"type\":\"" + eventType + "\"")) {
+                        var h = r.headers().lastHeader(header);
+                        return h == null ? null : new String(h.value(), java.nio.charset.StandardCharsets.UTF_8);
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
     private static KafkaProducer<String, String> producer(String bootstrap) {
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrap);

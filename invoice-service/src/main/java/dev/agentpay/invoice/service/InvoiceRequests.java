@@ -54,10 +54,7 @@ public class InvoiceRequests {
         BigDecimal amount = amount(root.get("amount"));
         String currency = currency(root.get("currency"));
         Chain chain = chain(root.get("chain"));
-        String email = optionalText(root, "customerEmail", 254);
-        if (email != null && !EMAIL.matcher(email).matches()) {
-            throw ApiException.invalidField("customerEmail", "must be a valid email address");
-        }
+        String email = optionalEmail(root, "customerEmail");
         return new NewInvoice(amount, currency, email, optionalText(root, "customerName", 200),
                 optionalText(root, "description", 1000), chain);
     }
@@ -66,6 +63,11 @@ public class InvoiceRequests {
         if (n == null || n.isNull()) {
             throw ApiException.invalidField("amount", "is required");
         }
+        return checkedAmount(n, config.maxAmount()).setScale(6);
+    }
+
+    /** The rules of a USDC amount field (shared with the x402 invoice body): a positive number, 6 decimals at most. */
+    public static BigDecimal checkedAmount(JsonNode n, BigDecimal max) {
         if (!n.isNumber()) {
             throw ApiException.invalidField("amount", "must be a number");
         }
@@ -76,13 +78,14 @@ public class InvoiceRequests {
         if (v.stripTrailingZeros().scale() > 6) {
             throw ApiException.invalidField("amount", "must have at most 6 decimal places (USDC has 6 decimals)");
         }
-        if (v.compareTo(config.maxAmount()) > 0) {
-            throw ApiException.invalidField("amount", "must not exceed " + config.maxAmount().toPlainString());
+        if (v.compareTo(max) > 0) {
+            throw ApiException.invalidField("amount", "must not exceed " + max.toPlainString());
         }
-        return v.setScale(6);
+        return v;
     }
 
-    private static String currency(JsonNode n) {
+    /** The currency field: absent means USDC, anything but USDC (any case) is refused. */
+    public static String currency(JsonNode n) {
         if (n == null || n.isNull()) {
             return "USDC";
         }
@@ -106,7 +109,17 @@ public class InvoiceRequests {
                 "chain: must be one of base, skale, polygon, arbitrum, solana"));
     }
 
-    private static String optionalText(JsonNode root, String field, int max) {
+    /** An optional email address field (at most 254 characters). */
+    public static String optionalEmail(JsonNode root, String field) {
+        String email = optionalText(root, field, 254);
+        if (email != null && !EMAIL.matcher(email).matches()) {
+            throw ApiException.invalidField(field, "must be a valid email address");
+        }
+        return email;
+    }
+
+    /** An optional text field: trimmed, blank means absent, at most {@code max} characters. */
+    public static String optionalText(JsonNode root, String field, int max) {
         JsonNode n = root.get(field);
         if (n == null || n.isNull()) {
             return null;

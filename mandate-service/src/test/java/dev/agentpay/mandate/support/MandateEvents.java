@@ -26,7 +26,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 public final class MandateEvents {
 
     /** One record as it arrived: key, headers and the decoded event. */
-    public record Received(String key, String headerEventId, String headerType, MandateEvent event, JsonNode raw) {
+    public record Received(String key, String headerEventId, String headerType, MandateEvent event, JsonNode raw,
+            String headerTraceparent) {
     }
 
     private static MandateEvents instance;
@@ -53,7 +54,8 @@ public final class MandateEvents {
                             throw new IllegalStateException(ex);
                         }
                         byKey.computeIfAbsent(r.key(), k -> new CopyOnWriteArrayList<>())
-                                .add(new Received(r.key(), header(r, "event-id"), header(r, "event-type"), e, raw));
+                                .add(new Received(r.key(), header(r, "event-id"), header(r, "event-type"), e, raw,
+                                        header(r, "traceparent")));
                     }
                 }
             }

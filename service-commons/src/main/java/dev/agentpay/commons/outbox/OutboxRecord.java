@@ -36,4 +36,8 @@ public class OutboxRecord extends PanacheEntityBase {
 
     @Column(name = "published_at")
     public Instant publishedAt;
+
+    /** W3C {@code traceparent} of the writer (see {@code V1.1__platform_outbox_trace.sql}), null outside a trace. */
+    @Column(name = "trace_parent")
+    public String traceParent;
 }

@@ -1,5 +1,11 @@
 package dev.agentpay.commons.outbox;
 
+import dev.agentpay.commons.tracing.Traces;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
@@ -32,7 +38,9 @@ import org.jboss.logging.Logger;
  * published only after the broker acknowledged them (at-least-once; consumers dedupe by event id).
  * Woken by {@code NOTIFY outbox_event} on every commit, with a slow poll ({@link OutboxSchedule}) as
  * the safety net. A transaction-scoped advisory lock keeps one relay per database at a time, so
- * scaled-out replicas never reorder an aggregate's events.
+ * scaled-out replicas never reorder an aggregate's events. Each record carries {@code event-id},
+ * {@code event-type} and, when the row recorded a trace, a {@code traceparent} naming the relay's
+ * producer span (a child of the writer's span).
  */
 @ApplicationScoped
 public class OutboxRelay {
@@ -41,6 +49,8 @@ public class OutboxRelay {
     public static final String CHANNEL = "outbox-out";
 
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
+    private static final AttributeKey<String> MESSAGING_SYSTEM = AttributeKey.stringKey("messaging.system");
+    private static final AttributeKey<String> DESTINATION = AttributeKey.stringKey("messaging.destination.name");
     private static final long RELAY_LOCK = 0x6f7574626f78L; // "outbox"
 
     @Inject
@@ -55,6 +65,12 @@ public class OutboxRelay {
 
     @Inject
     OutboxConfig config;
+
+    @Inject
+    Tracer tracer;
+
+    @Inject
+    OutboxMetrics metrics;
 
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
@@ -154,11 +170,12 @@ public class OutboxRelay {
     public Uni<Integer> relayBatch() {
         return pool.withTransaction(conn -> conn.preparedQuery("select pg_try_advisory_xact_lock($1)")
                 .execute(Tuple.of(RELAY_LOCK))
-                .flatMap(rs -> rs.iterator().next().getBoolean(0) ? publishLocked(conn) : Uni.createFrom().item(0)));
+                .flatMap(rs -> rs.iterator().next().getBoolean(0) ? publishLocked(conn) : Uni.createFrom().item(0)))
+                .invoke(metrics::published); // counted once the rows are marked published (committed)
     }
 
     private Uni<Integer> publishLocked(SqlConnection conn) {
-        return conn.preparedQuery("select id, topic, aggregate_id, type, payload from outbox_event"
+        return conn.preparedQuery("select id, topic, aggregate_id, type, payload, trace_parent from outbox_event"
                         + " where published_at is null order by seq limit $1")
                 .execute(Tuple.of(config.batchSize()))
                 .flatMap(rows -> {
@@ -179,15 +196,33 @@ public class OutboxRelay {
     }
 
     private Uni<Void> send(Row row) {
+        String topic = row.getString("topic");
         RecordHeaders headers = new RecordHeaders();
         headers.add("event-id", row.getUUID("id").toString().getBytes(StandardCharsets.UTF_8));
         headers.add("event-type", row.getString("type").getBytes(StandardCharsets.UTF_8));
+        // a producer span, child of the writer's trace, names the relay hop; consumers continue from it
+        Span span = tracer.spanBuilder("publish " + topic)
+                .setParent(Traces.parent(row.getString("trace_parent")))
+                .setSpanKind(SpanKind.PRODUCER)
+                .setAttribute(MESSAGING_SYSTEM, "kafka")
+                .setAttribute(DESTINATION, topic)
+                .startSpan();
+        String traceparent = Traces.traceparent(span.getSpanContext());
+        if (traceparent != null) {
+            headers.add(Traces.TRACEPARENT, traceparent.getBytes(StandardCharsets.UTF_8));
+        }
         OutgoingKafkaRecordMetadata<String> meta = OutgoingKafkaRecordMetadata.<String>builder()
-                .withTopic(row.getString("topic"))
+                .withTopic(topic)
                 .withKey(row.getString("aggregate_id"))
                 .withHeaders(headers)
                 .build();
-        return emitter.sendMessage(Message.of(row.getString("payload")).addMetadata(meta));
+        return emitter.sendMessage(Message.of(row.getString("payload")).addMetadata(meta))
+                .onTermination().invoke((ok, failure, cancelled) -> {
+                    if (failure != null) {
+                        span.setStatus(StatusCode.ERROR, failure.getMessage());
+                    }
+                    span.end();
+                });
     }
 
     /** Deletes published rows past their retention. */

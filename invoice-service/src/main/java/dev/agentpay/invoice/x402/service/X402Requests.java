@@ -9,15 +9,14 @@ import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.invoice.config.InvoiceConfig;
 import dev.agentpay.invoice.domain.NewInvoice;
+import dev.agentpay.invoice.service.InvoiceRequests;
 import dev.agentpay.invoice.x402.config.X402Config;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.math.BigDecimal;
 import java.util.Iterator;
-import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * Validates the bodies of the paid calls before any payment is looked at, so a bad request is a 400
@@ -31,7 +30,6 @@ public class X402Requests {
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-    private static final Pattern EMAIL = Pattern.compile("^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$");
 
     @Inject
     X402Config config;
@@ -49,25 +47,12 @@ public class X402Requests {
             }
         }
         ObjectNode out = JSON.createObjectNode();
-        out.put("issuer", text(root, "issuer", 200));
-        out.put("recipient", text(root, "recipient", 200));
-        String email = text(root, "email", 254);
-        if (email != null && !EMAIL.matcher(email).matches()) {
-            throw ApiException.invalidField("email", "must be a valid email address");
-        }
-        out.put("email", email);
+        out.put("issuer", InvoiceRequests.optionalText(root, "issuer", 200));
+        out.put("recipient", InvoiceRequests.optionalText(root, "recipient", 200));
+        out.put("email", InvoiceRequests.optionalEmail(root, "email"));
         out.put("amount", amount(root.get("amount")));
-        JsonNode c = root.get("currency");
-        if (c != null && !c.isNull()) {
-            if (!c.isTextual()) {
-                throw ApiException.invalidField("currency", "must be a string");
-            }
-            if (!"USDC".equals(c.asText().trim().toUpperCase(Locale.ROOT))) {
-                throw new ApiException(400, "unsupported_currency", "currency: only USDC is supported");
-            }
-        }
-        out.put("currency", "USDC");
-        out.put("description", text(root, "description", 1000));
+        out.put("currency", InvoiceRequests.currency(root.get("currency")));
+        out.put("description", InvoiceRequests.optionalText(root, "description", 1000));
         return out;
     }
 
@@ -132,37 +117,6 @@ public class X402Requests {
         if (n == null || n.isNull()) {
             return config.invoices().defaultAmount().toPlainString();
         }
-        if (!n.isNumber()) {
-            throw ApiException.invalidField("amount", "must be a number");
-        }
-        BigDecimal v = n.decimalValue();
-        if (v.signum() <= 0) {
-            throw ApiException.invalidField("amount", "must be greater than 0");
-        }
-        if (v.stripTrailingZeros().scale() > 6) {
-            throw ApiException.invalidField("amount", "must have at most 6 decimal places (USDC has 6 decimals)");
-        }
-        if (v.compareTo(invoiceConfig.maxAmount()) > 0) {
-            throw ApiException.invalidField("amount", "must not exceed " + invoiceConfig.maxAmount().toPlainString());
-        }
-        return v.stripTrailingZeros().toPlainString();
-    }
-
-    private static String text(JsonNode root, String field, int max) {
-        JsonNode n = root.get(field);
-        if (n == null || n.isNull()) {
-            return null;
-        }
-        if (!n.isTextual()) {
-            throw ApiException.invalidField(field, "must be a string");
-        }
-        String v = n.asText().trim();
-        if (v.isEmpty()) {
-            return null;
-        }
-        if (v.length() > max) {
-            throw ApiException.invalidField(field, "must be at most " + max + " characters");
-        }
-        return v;
+        return InvoiceRequests.checkedAmount(n, invoiceConfig.maxAmount()).stripTrailingZeros().toPlainString();
     }
 }
