@@ -33,6 +33,11 @@ public class AuthFilters {
         }
         // Not Optional.map(...): a mapper returning null (continue the request) would yield empty, a 401.
         java.util.Optional<Partner> partner = registry.authenticate(key.trim());
+        if (partner.isEmpty() && !registry.caughtUp()) {
+            // Just started: the key may be in a registry record not read yet; ask the caller to retry.
+            return Response.fromResponse(ErrorMappers.response(503, "registry_not_ready",
+                    "this instance is still loading the partner registry; retry shortly")).header("Retry-After", "1").build();
+        }
         if (partner.isEmpty()) {
             return ErrorMappers.response(401, "unauthorized", "invalid or revoked API key");
         }

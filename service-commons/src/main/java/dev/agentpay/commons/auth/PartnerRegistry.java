@@ -3,9 +3,17 @@ package dev.agentpay.commons.auth;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.PartnerEvent;
 import dev.agentpay.commons.events.Topics;
+import io.quarkus.scheduler.Scheduled;
 import io.smallrye.reactive.messaging.annotations.Blocking;
+import io.smallrye.reactive.messaging.kafka.KafkaClientService;
+import io.smallrye.reactive.messaging.kafka.KafkaConsumer;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -27,10 +35,60 @@ public class PartnerRegistry {
     private final Map<String, Partner> byKeyHash = new ConcurrentHashMap<>();
     private final Map<String, PartnerEvent> byId = new ConcurrentHashMap<>();
 
+    private final RegistryCatchUp catchUp = new RegistryCatchUp();
+
+    @Inject
+    KafkaClientService kafka;
+
+    @Inject
+    AuthConfig config;
+
     @Incoming(CHANNEL)
     @Blocking(ordered = true)
-    public void onPartner(String payload) {
-        apply(EventCodec.decode(payload, PartnerEvent.class));
+    public void onPartner(ConsumerRecord<String, String> record) {
+        try {
+            apply(EventCodec.decode(record.value(), PartnerEvent.class));
+        } finally {
+            catchUp.processed(record.partition(), record.offset());
+        }
+    }
+
+    /**
+     * Whether the registry has read every record the {@code partners} topic held when this instance
+     * joined; until then an unknown key is answered 503 (retry), not 401, and readiness is down.
+     */
+    public boolean caughtUp() {
+        return catchUp.caughtUp();
+    }
+
+    /** Learns where the topic ended once the consumer has its partitions; stops once caught up. */
+    @Scheduled(every = "0.5s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void learnTarget() {
+        if (catchUp.caughtUp()) {
+            return;
+        }
+        if (!config.awaitRegistry()) {
+            catchUp.assumeCaughtUp();
+            return;
+        }
+        KafkaConsumer<Object, Object> consumer = kafka.getConsumer(CHANNEL);
+        if (consumer == null) {
+            catchUp.assumeCaughtUp();
+            return;
+        }
+        consumer.runOnPollingThread(c -> {
+            Set<TopicPartition> parts = c.assignment();
+            if (parts.isEmpty()) {
+                return null;
+            }
+            Map<Integer, Long> ends = new HashMap<>();
+            c.endOffsets(parts).forEach((tp, end) -> ends.put(tp.partition(), end));
+            return ends;
+        }).subscribe().with(ends -> {
+            if (ends != null) {
+                catchUp.target(ends);
+            }
+        }, e -> LOG.debugf("partners end offsets not known yet: %s", e.getMessage()));
     }
 
     /** Applies one registry record; records for a partner replace its earlier ones. */
