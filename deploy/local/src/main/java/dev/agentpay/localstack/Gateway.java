@@ -70,6 +70,9 @@ public final class Gateway implements AutoCloseable {
      *
      * @param servicePorts service name -> local port
      */
+    /** Longest silence from a service on one proxied request before the caller gets a 502. */
+    static final long BACKEND_IDLE_TIMEOUT_MS = 20_000;
+
     public static Gateway start(int port, List<Route> routes, Map<String, Integer> servicePorts) {
         Vertx vertx = Vertx.vertx();
         HttpClient client = vertx.createHttpClient(new HttpClientOptions()
@@ -81,7 +84,11 @@ public final class Gateway implements AutoCloseable {
         proxy.originRequestProvider((req, c) -> {
             Route route = route(routes, publicPath(req.path()));
             int target = servicePorts.get(route.service());
-            return c.request(new RequestOptions().setServer(SocketAddress.inetSocketAddress(target, "127.0.0.1")));
+            // A backend that dies mid-request may leave the proxied exchange without an answer; the idle
+            // timeout turns that into a 502 for the caller instead of a hang (no endpoint streams or
+            // stays silent this long).
+            return c.request(new RequestOptions().setServer(SocketAddress.inetSocketAddress(target, "127.0.0.1"))
+                    .setIdleTimeout(BACKEND_IDLE_TIMEOUT_MS));
         });
         proxy.addInterceptor(new ProxyInterceptor() {
             @Override
