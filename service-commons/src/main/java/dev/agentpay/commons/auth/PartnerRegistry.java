@@ -63,7 +63,7 @@ public class PartnerRegistry {
     }
 
     /** Learns where the topic ended once the consumer has its partitions; stops once caught up. */
-    @Scheduled(every = "0.5s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void learnTarget() {
         if (catchUp.caughtUp()) {
             return;
