@@ -149,6 +149,44 @@ class MandateErrorsTest {
                 .post("/v1/mandates").then().statusCode(401);
     }
 
+    /**
+     * A lone UTF-16 surrogate (as a JSON escape, or as the invalid UTF-8 bytes some encoders emit for
+     * one) cannot be stored or signed as text: it is a named 400, not a 500, and creates nothing.
+     */
+    @Test
+    void createRefusesIllFormedUnicode() {
+        String head = "{\"counterparty\":\"c\",\"scope\":\"s\",\"terms\":{\"a\":1},\"expiry\":\"" + Api.inDays(1)
+                + "\",\"proposer\":\"";
+        partner.as().contentType(ContentType.JSON).body(head + "ab\\uDB53cd\"}").post("/v1/mandates").then()
+                .statusCode(400).body("error.code", equalTo("validation_error"))
+                .body("error.message", startsWith("proposer: "));
+        partner.as().contentType(ContentType.JSON).body(head + "ab\\uDC00\"}").post("/v1/mandates").then()
+                .statusCode(400).body("error.code", equalTo("validation_error"));
+        // NUL cannot be stored in PostgreSQL text either
+        partner.as().contentType(ContentType.JSON).body(head + "a\\u0000b\"}").post("/v1/mandates").then()
+                .statusCode(400).body("error.code", equalTo("validation_error")).body("error.message", startsWith("proposer: "));
+        byte[] prefix = (head + "ab").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] raw = java.util.Arrays.copyOf(prefix, prefix.length + 5);
+        raw[prefix.length] = (byte) 0xED; // U+DB53 encoded as if it were a scalar value (invalid UTF-8)
+        raw[prefix.length + 1] = (byte) 0xAD;
+        raw[prefix.length + 2] = (byte) 0x93;
+        raw[prefix.length + 3] = '"';
+        raw[prefix.length + 4] = '}';
+        // invalid UTF-8 decodes to U+FFFD replacement characters: accepted, and stored as what was read
+        String id = partner.as().contentType(ContentType.JSON).body(raw).post("/v1/mandates").then().statusCode(201)
+                .extract().path("data.mandate_id");
+        String stored = partner.as().get("/v1/mandates/" + id).then().statusCode(200).extract().path("data.proposer_agent_id");
+        assertThat(stored).startsWith("ab\uFFFD").doesNotContain("?");
+        // the same unpaired surrogate inside terms is kept escaped, as JSON.stringify writes it (canonical vectors)
+        partner.as().contentType(ContentType.JSON).body(head.replace("{\"a\":1}", "{\"a\":\"\\uDB53\ua49b\"}") + "p\"}")
+                .post("/v1/mandates").then().statusCode(201);
+        partner.as().contentType(ContentType.JSON).body(head + "p\",\"context\":{\"note\":\"\\uDFFF\"}}")
+                .post("/v1/mandates").then().statusCode(400).body("error.message", startsWith("context.note: "));
+        // a well-formed pair is fine
+        partner.as().contentType(ContentType.JSON).body(head + "\\uD83D\\uDE00\"}").post("/v1/mandates").then()
+                .statusCode(201);
+    }
+
     @Test
     void unknownMandateIs404Everywhere() {
         String id = "mnd_00000000-0000-0000-0000-000000000000";

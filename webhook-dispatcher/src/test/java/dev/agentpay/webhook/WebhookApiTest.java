@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.startsWith;
 
 import dev.agentpay.commons.auth.PartnerRegistry;
 import dev.agentpay.localstack.testing.KafkaTestResource;
@@ -89,6 +90,10 @@ class WebhookApiTest {
         expect400(p, Map.of("url", url, "events", ev, "secret", "whsec_!!!not-base64-at-all-really!!!"), "weak_secret");
         expect400(p, Map.of("url", url, "events", ev), "validation_error");
         as(p).body("{not json").post("/v1/webhooks").then().statusCode(400).body("success", equalTo(false));
+        // an unpaired surrogate escape could not be stored as text: a 400 naming the field
+        as(p).body("{\"url\":\"" + url + "\",\"events\":[\"mandate.proposed\"],\"secret\":\"" + SECRET
+                + "\",\"description\":\"x\\udb53\\ua49b\"}").post("/v1/webhooks").then().statusCode(400)
+                .body("error.code", equalTo("invalid_body")).body("error.message", startsWith("description: must be well-formed"));
         as(p).body(Map.of("url", url, "events", "mandate.proposed", "secret", SECRET)).post("/v1/webhooks")
                 .then().statusCode(400).body("success", equalTo(false));
         as(p).get("/v1/webhooks").then().statusCode(200).body("data", hasSize(0));

@@ -208,7 +208,7 @@ class FuzzIT {
                 Arbitraries.just(null),
                 Arbitraries.of("", " ", "0", "-1", "1e309", "NaN", "null", "true", "mnd_x", "../../admin", "base", "solana", "USDC",
                         "proposer", "counterparty", "2020-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "not-a-date", "a@b",
-                        "\u0000", "\ud800", "'; drop table mandate; --", "<script>", "http://169.254.169.254/latest",
+                        "\u0000", "\ud800", "\udb53\ua49b", "x\udc00\u00e9", "'; drop table mandate; --", "<script>", "http://169.254.169.254/latest",
                         "http://[::1]:8081/admin/partners", "file:///etc/passwd").map(s -> (Object) s));
         if (depth <= 0) {
             return scalars;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.limits.WellFormedText;
 import dev.agentpay.invoice.config.InvoiceConfig;
 import dev.agentpay.invoice.domain.NewInvoice;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -50,6 +51,10 @@ public class InvoiceRequests {
             if (!FIELDS.contains(f)) {
                 throw ApiException.invalidField(f, "unknown field");
             }
+        }
+        String illFormed = WellFormedText.firstIllFormed(root, Set.of());
+        if (illFormed != null) {
+            throw ApiException.invalidField(illFormed, WellFormedText.MESSAGE);
         }
         BigDecimal amount = amount(root.get("amount"));
         String currency = currency(root.get("currency"));

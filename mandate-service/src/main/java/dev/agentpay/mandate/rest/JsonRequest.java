@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.limits.WellFormedText;
 import dev.agentpay.mandate.service.ApiJson;
 import dev.agentpay.mandate.signing.JsDate;
 import java.io.IOException;
@@ -21,6 +22,9 @@ import java.util.Set;
  * ({@code validation_error} naming it).
  */
 public final class JsonRequest {
+
+    /** Fields whose raw text is kept and escaped by the canonicalizer rather than stored as parsed strings. */
+    private static final Set<String> RAW_FIELDS = Set.of("terms");
 
     private final String text;
     private final ObjectNode node;
@@ -70,6 +74,12 @@ public final class JsonRequest {
             if (!allowed.contains(field)) {
                 throw ApiException.invalidField(field, "unknown field");
             }
+        }
+        // terms is kept as the client's raw text and canonicalized with JSON.stringify's escaping, so an
+        // unpaired surrogate there is signable (the canonical vectors cover it); anywhere else it is refused
+        String illFormed = WellFormedText.firstIllFormed(object, RAW_FIELDS);
+        if (illFormed != null) {
+            throw ApiException.invalidField(illFormed, WellFormedText.MESSAGE);
         }
         return new JsonRequest(text, object);
     }

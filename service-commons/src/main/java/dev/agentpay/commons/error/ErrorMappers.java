@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.agentpay.commons.limits.WellFormedText;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.NotSupportedException;
@@ -112,6 +113,9 @@ public class ErrorMappers {
                     .collect(Collectors.joining("."));
             if (e instanceof UnrecognizedPropertyException) {
                 return field + ": unknown field";
+            }
+            if (e instanceof InvalidFormatException ife && ife.getTargetType() == String.class) {
+                return field + ": " + WellFormedText.MESSAGE;
             }
             return field + ": wrong type";
         }

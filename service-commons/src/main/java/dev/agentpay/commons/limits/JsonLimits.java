@@ -34,6 +34,7 @@ public class JsonLimits implements ObjectMapperCustomizer {
     @Override
     public void customize(ObjectMapper mapper) {
         mapper.getFactory().setStreamReadConstraints(constraints(ConfigProvider.getConfig()));
+        mapper.registerModule(WellFormedText.jacksonModule());
     }
 
     static StreamReadConstraints constraints(Config config) {

@@ -2,6 +2,7 @@ package dev.agentpay.discovery.benchmark.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.limits.WellFormedText;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
@@ -21,6 +22,10 @@ public final class BenchmarkValidator {
     public static void validate(JsonNode doc) {
         if (doc == null || !doc.isObject()) {
             throw ApiException.badRequest("invalid_benchmark", "the body must be a JSON object");
+        }
+        String illFormed = WellFormedText.firstIllFormed(doc, java.util.Set.of());
+        if (illFormed != null) {
+            throw ApiException.invalidField(illFormed, WellFormedText.MESSAGE);
         }
         if (!METRIC.equals(doc.path("metric").asText(null))) {
             throw ApiException.invalidField("metric", "must be \"ATRR\"");

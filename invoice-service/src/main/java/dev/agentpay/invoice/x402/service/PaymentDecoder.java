@@ -1,5 +1,6 @@
 package dev.agentpay.invoice.x402.service;
 
+import dev.agentpay.commons.limits.WellFormedText;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -101,6 +102,10 @@ public final class PaymentDecoder {
             JsonNode n = JSON.readTree(new String(raw, StandardCharsets.UTF_8));
             if (n == null || !n.isObject()) {
                 throw new PaymentRefused("invalid_payment", "payment header is not a base64-encoded JSON object");
+            }
+            String illFormed = WellFormedText.firstIllFormed(n, java.util.Set.of());
+            if (illFormed != null) {
+                throw new PaymentRefused("invalid_payment", "payment header " + illFormed + ": " + WellFormedText.MESSAGE);
             }
             return n;
         } catch (java.io.IOException e) {

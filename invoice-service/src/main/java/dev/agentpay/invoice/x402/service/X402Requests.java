@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.limits.WellFormedText;
 import dev.agentpay.invoice.config.InvoiceConfig;
 import dev.agentpay.invoice.domain.NewInvoice;
 import dev.agentpay.invoice.service.InvoiceRequests;
@@ -109,6 +110,10 @@ public class X402Requests {
         }
         if (root == null || !root.isObject()) {
             throw ApiException.badRequest("invalid_body", "request body must be a JSON object");
+        }
+        String illFormed = WellFormedText.firstIllFormed(root, Set.of());
+        if (illFormed != null) {
+            throw ApiException.invalidField(illFormed, WellFormedText.MESSAGE);
         }
         return root;
     }
