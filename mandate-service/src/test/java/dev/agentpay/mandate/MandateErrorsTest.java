@@ -192,6 +192,18 @@ class MandateErrorsTest {
         String id = "mnd_00000000-0000-0000-0000-000000000000";
         partner.as().get("/v1/mandates/" + id).then().statusCode(404).body("error.code", equalTo("mandate_not_found"));
         partner.as().get("/v1/mandates/not-even-an-id").then().statusCode(404).body("error.code", equalTo("mandate_not_found"));
+        // NUL cannot reach a query as text: refused before any resource runs
+        for (String url : List.of("/v1/mandates/mnd_%00x", "/v1/public/mandates/%00", "/v1/receipts/x%00",
+                "/v1/mandates/mnd_1?x=%00")) {
+            partner.as().urlEncodingEnabled(false).get(url).then().statusCode(400)
+                    .body("success", equalTo(false)).body("error.code", equalTo("invalid_url"));
+        }
+        for (String odd : List.of("mnd_%2500", "mnd_%ED%A0%80", "%F0%9F%98%80")) {
+            partner.as().urlEncodingEnabled(false).get("/v1/mandates/" + odd).then().statusCode(404)
+                    .body("error.code", equalTo("mandate_not_found"));
+            given().urlEncodingEnabled(false).get("/v1/public/mandates/" + odd).then().statusCode(404);
+            partner.as().urlEncodingEnabled(false).get("/v1/receipts/" + odd).then().statusCode(404);
+        }
         partner.as().post("/v1/mandates/" + id + "/complete").then().statusCode(404).body("error.code", equalTo("mandate_not_found"));
         partner.as().post("/v1/mandates/" + id + "/start").then().statusCode(404).body("error.code", equalTo("mandate_not_found"));
         partner.as().contentType(ContentType.JSON).body(Map.of("reason", "x")).post("/v1/mandates/" + id + "/dispute")

@@ -52,4 +52,14 @@ class WellFormedTextTest {
         assertThatThrownBy(() -> m.readValue("{\"url\":\"u\",\"events\":[\"ok\",\"\\ud800\"]}", Body.class))
                 .isInstanceOf(InvalidFormatException.class);
     }
+
+    @Test
+    void nulInAUrlIsSpottedEncodedOrRaw() {
+        assertThat(NulInUrlFilter.hasNul("/v1/mandates/mnd_%00")).isTrue();
+        assertThat(NulInUrlFilter.hasNul("/v1/x?q=a%00b")).isTrue();
+        assertThat(NulInUrlFilter.hasNul("/v1/x\u0000")).isTrue();
+        assertThat(NulInUrlFilter.hasNul("/v1/mandates/mnd_%2500")).isFalse();
+        assertThat(NulInUrlFilter.hasNul("/v1/x?q=100%")).isFalse();
+        assertThat(NulInUrlFilter.hasNul("/v1/x%0")).isFalse();
+    }
 }
