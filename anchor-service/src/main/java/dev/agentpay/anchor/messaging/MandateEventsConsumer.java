@@ -60,9 +60,11 @@ public class MandateEventsConsumer {
         for (int i = 0; i < payloads.size(); i++) {
             String json = payloads.get(i);
             try {
-                String trace = aligned ? KafkaTracingInterceptor.traceparent(records.get(i).headers()) : null;
+                // A record without a trace stays without one (its receipt starts a new trace when relayed):
+                // the current context belongs to another record of the poll, not to this event.
+                String trace = aligned ? KafkaTracingInterceptor.traceparent(records.get(i).headers()) : Traces.currentTraceparent();
                 AnchorIntent.of(EventCodec.decode(json, MandateEvent.class))
-                        .map(intent -> intent.withTrace(trace != null ? trace : Traces.currentTraceparent()))
+                        .map(intent -> intent.withTrace(trace))
                         .ifPresent(intents::add);
             } catch (IllegalArgumentException e) {
                 // a malformed event cannot be anchored by retrying; it is counted and logged for an operator

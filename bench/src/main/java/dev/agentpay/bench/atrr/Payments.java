@@ -14,9 +14,10 @@ import org.web3j.crypto.StructuredDataEncoder;
 
 /**
  * Builds x402 v1 "exact" payments for EVM networks, as the x402-flow reference describes: an EIP-3009
- * TransferWithAuthorization signed under the token's EIP-712 domain, base64 of the payload JSON.
+ * TransferWithAuthorization signed under the token's EIP-712 domain, base64 of the payload JSON. Public
+ * for the fault suite, which pays x402 calls the same way.
  */
-final class Payments {
+public final class Payments {
 
     static final Map<String, Long> CHAIN_IDS = Map.of(
             "base", 8453L, "base-sepolia", 84532L, "polygon", 137L, "polygon-amoy", 80002L,
@@ -38,7 +39,7 @@ final class Payments {
     }
 
     /** The first requirement this harness can pay (scheme exact on a known EVM network), or null. */
-    static JsonNode payable(JsonNode paymentRequired) {
+    public static JsonNode payable(JsonNode paymentRequired) {
         for (JsonNode r : paymentRequired.path("accepts")) {
             if ("exact".equals(r.path("scheme").asText()) && chainId(r.path("network").asText()) != null) {
                 return r;
@@ -47,7 +48,7 @@ final class Payments {
         return null;
     }
 
-    static String pay(ObjectMapper mapper, JsonNode req, String privateKey) throws Exception {
+    public static String pay(ObjectMapper mapper, JsonNode req, String privateKey) throws Exception {
         Credentials payer = Credentials.create(privateKey);
         long now = System.currentTimeMillis() / 1000;
         byte[] nonceBytes = new byte[32];

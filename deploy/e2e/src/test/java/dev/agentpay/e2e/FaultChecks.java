@@ -243,6 +243,57 @@ final class FaultChecks {
         }
         settledHasTransfer.done();
 
+        // --- x402 ----------------------------------------------------------------------------------------
+        Map<String, Map<String, Object>> x402ByNonce = new HashMap<>();
+        List<Map<String, Object>> x402Rows = query("invoice", "select id::text as id, nonce, state, invoice_id::text as invoice_id"
+                + " from x402_payment where created_at >= ?", start);
+        Map<String, Integer> paymentsPerInvoice = new HashMap<>();
+        for (Map<String, Object> r : x402Rows) {
+            if (r.get("nonce") != null) {
+                x402ByNonce.put(((String) r.get("nonce")).toLowerCase(Locale.ROOT), r);
+            }
+            if (r.get("invoice_id") != null) {
+                paymentsPerInvoice.merge((String) r.get("invoice_id"), 1, Integer::sum);
+            }
+        }
+        Set<String> invoiceIds = new HashSet<>(strings("invoice", "select id::text from invoice where created_at >= ?", start));
+        EvmRpc x402Chain = new EvmRpc(faults.rpcUrl("base"));
+        String x402Token = FaultLoad.usdc("base");
+        String payerWord = EvmRpc.word(env.get("DEV_PAYER_ADDRESS"));
+        Check x402Accepted = new Check("every x402 payment accepted at most once, and an accepted one is COMPLETED with the invoice it answered");
+        Check x402Charged = new Check("an x402 authorization used on chain has exactly one invoice; an unused one has none");
+        int x402Used = 0;
+        for (FaultLoad.X402Payment p : load.x402Payments) {
+            Map<String, Object> row = x402ByNonce.get(p.nonce().toLowerCase(Locale.ROOT));
+            String state = row == null ? "no row" : (String) row.get("state");
+            String invoiceId = row == null ? null : (String) row.get("invoice_id");
+            x402Accepted.ok(p.acceptedInvoiceIds().size() <= 1 && (p.acceptedInvoiceIds().isEmpty()
+                            || ("COMPLETED".equals(state) && p.acceptedInvoiceIds().get(0).equals(invoiceId))),
+                    "payment " + p.nonce() + ": answered 200 with " + p.acceptedInvoiceIds() + ", recorded " + state + " invoice " + invoiceId);
+            String used = x402Chain.ethCall(x402Token, "0xe94a0102" + payerWord + p.nonce().substring(2));
+            boolean onChain = used != null && new BigInteger(used.substring(2).isEmpty() ? "0" : used.substring(2), 16).signum() != 0;
+            if (onChain) {
+                x402Used++;
+                x402Charged.ok("COMPLETED".equals(state) && invoiceId != null && invoiceIds.contains(invoiceId)
+                                && paymentsPerInvoice.getOrDefault(invoiceId, 0) == 1,
+                        "payment " + p.nonce() + " used on chain: recorded " + state + ", invoice " + invoiceId
+                                + (invoiceId != null && !invoiceIds.contains(invoiceId) ? " (missing)" : ""));
+            } else {
+                x402Charged.ok(row == null || "FAILED".equals(state),
+                        "payment " + p.nonce() + " not used on chain but recorded " + state + " (final answer " + p.finalStatus() + " " + p.finalCode() + ")");
+            }
+        }
+        x402Accepted.done();
+        x402Charged.done();
+        Check x402Open = new Check("no x402 payment left open (SETTLING or SETTLED without its invoice)");
+        for (Map<String, Object> r : x402Rows) {
+            x402Open.ok(!"SETTLING".equals(r.get("state")) && !"SETTLED".equals(r.get("state")), "x402 payment " + r.get("id") + " still " + r.get("state"));
+        }
+        x402Open.done();
+        Map<String, Long> x402Outcomes = new java.util.TreeMap<>();
+        load.x402Payments.forEach(p -> x402Outcomes.merge(p.acceptedInvoiceIds().isEmpty() ? p.finalStatus() + " " + p.finalCode() : "200", 1L, Long::sum));
+        notes.add(load.x402Payments.size() + " x402 payments, " + x402Used + " used on chain; final answers to the client: " + x402Outcomes);
+
         // --- webhooks -----------------------------------------------------------------------------------
         List<Map<String, Object>> expectedEvents = new ArrayList<>();
         expectedEvents.addAll(query("mandate", "select id::text as id, type from outbox_event where partner_id = ? and created_at >= ? and topic = 'mandate-events'", PARTNER, subscribedAt));

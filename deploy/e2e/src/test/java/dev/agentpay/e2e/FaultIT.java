@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fault-injection suite (issue 10): a steady load of mandate flows, paid invoices and webhook
- * deliveries through the gateway of the shared launcher stack while the schedule of {@link Faults}
+ * The fault-injection suite (issue 10): a steady load of mandate flows, paid invoices, x402 paid calls
+ * and webhook deliveries through the gateway of the shared launcher stack while the schedule of {@link Faults}
  * kills each service, the broker, PostgreSQL, a payment chain and the facilitator ({@code kill -9}; the
  * launcher restarts them), reorganises the payment chains and takes the webhook receiver down. After a
  * drain, {@link FaultChecks} counts the invariants' violations from the HTTP APIs, the chains, Kafka and
@@ -44,6 +44,7 @@ class FaultIT {
         int count = Integer.getInteger("faults.count", Faults.ROUND.size());
         int mandateThreads = Integer.getInteger("faults.mandateThreads", 2);
         int invoiceThreads = Integer.getInteger("faults.invoiceThreads", 1);
+        int x402Threads = Integer.getInteger("faults.x402Threads", 1);
         Duration drain = Duration.parse(System.getProperty("faults.drain", "PT4M"));
         long wall0 = System.currentTimeMillis();
         Instant start = Instant.now().minusSeconds(1);
@@ -69,6 +70,9 @@ class FaultIT {
         }
         for (int i = 0; i < invoiceThreads; i++) {
             workers.add(new Thread(load.invoiceWorker(), "load-invoice-" + i));
+        }
+        for (int i = 0; i < x402Threads; i++) {
+            workers.add(new Thread(load.x402Worker(), "load-x402-" + i));
         }
         workers.forEach(Thread::start);
 
@@ -152,6 +156,8 @@ class FaultIT {
         byOp.forEach((op, n) -> sb.append("| &nbsp; ").append(op).append(" | ").append(n).append(" |\n"));
         sb.append("| mandates created | ").append(load.mandates.size()).append(" |\n");
         sb.append("| invoices created / USDC payments sent | ").append(load.invoices.size()).append(" / ").append(load.payments.size()).append(" |\n");
+        sb.append("| x402 paid calls (one signed payment each) / answered 200 | ").append(load.x402Payments.size()).append(" / ")
+                .append(load.x402Payments.stream().filter(p -> !p.acceptedInvoiceIds().isEmpty()).count()).append(" |\n");
         sb.append("| webhook deliveries received | ").append(result.deliveriesReceived()).append(" |\n");
         sb.append("| flows given up after 150 s of retries | ").append(load.flowsAbandoned.get()).append(" |\n\n");
         Map<String, Long> byKind = faults.injected.stream().collect(Collectors.groupingBy(f -> f.kind + " " + f.target, TreeMap::new, Collectors.counting()));

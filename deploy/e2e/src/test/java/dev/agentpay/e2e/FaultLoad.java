@@ -21,8 +21,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The steady load of the fault suite, as partners would make it through the gateway: mandate flows
  * (create, both signatures, then complete, start + complete, or dispute; every POST with an
  * {@code Idempotency-Key}, retried on 5xx, timeouts and refused connections) and invoices on the EVM
- * chains paid by a USDC transfer from the development payer. What was acknowledged is recorded for
- * the checks.
+ * chains paid by a USDC transfer from the development payer, and x402 pay-per-call invoices paid with
+ * a signed EIP-3009 authorization (the same {@code X-PAYMENT} resent on 5xx, timeouts and refused
+ * connections, as a client that lost the answer would). What was acknowledged is recorded for the checks.
  */
 final class FaultLoad {
 
@@ -39,12 +40,21 @@ final class FaultLoad {
     record Payment(String invoiceId, String chain, String txHash, BigInteger atomic) {
     }
 
+    /**
+     * One x402 payment (one EIP-3009 authorization) and how its call ended for the client: the
+     * invoice id of each 200 (more than one would be a double acceptance), and the final status and
+     * x402 {@code errorCode} otherwise.
+     */
+    record X402Payment(String nonce, List<String> acceptedInvoiceIds, int finalStatus, String finalCode) {
+    }
+
     final Calls calls;
     private final Map<String, String> env;
     private final MandateFlows signer;
     final Map<String, AckedMandate> mandates = new ConcurrentHashMap<>();
     final List<String> invoices = new CopyOnWriteArrayList<>();
     final List<Payment> payments = new CopyOnWriteArrayList<>();
+    final List<X402Payment> x402Payments = new CopyOnWriteArrayList<>();
     final AtomicInteger flowsAbandoned = new AtomicInteger();
     final AtomicInteger operations = new AtomicInteger();
     final AtomicInteger paymentSendRetries = new AtomicInteger();
@@ -88,6 +98,58 @@ final class FaultLoad {
                 Calls.sleep(300);
             }
         };
+    }
+
+    Runnable x402Worker() {
+        return () -> {
+            while (running) {
+                try {
+                    x402Flow();
+                } catch (RuntimeException e) {
+                    flowsAbandoned.incrementAndGet();
+                    System.out.println("[load] x402 flow abandoned: " + e.getMessage());
+                }
+                Calls.sleep(500);
+            }
+        };
+    }
+
+    private void x402Flow() {
+        String body = "{\"amount\":" + ThreadLocalRandom.current().nextInt(1, 2000) / 100.0 + ",\"description\":\"fault suite x402\"}";
+        Calls.Answer challenge = calls.retrying("x402.challenge", "POST", "/api/x402/invoice", body, Map.of(), PATIENCE);
+        if (challenge.status() != 402) {
+            throw new IllegalStateException("x402 challenge answered " + challenge.status() + " " + challenge.body());
+        }
+        String header;
+        String nonce;
+        try {
+            JsonNode requirement = dev.agentpay.bench.atrr.Payments.payable(JSON.readTree(challenge.body()));
+            header = dev.agentpay.bench.atrr.Payments.pay(JSON, requirement, env.get("DEV_PAYER_PRIVATE_KEY"));
+            nonce = JSON.readTree(java.util.Base64.getDecoder().decode(header)).at("/payload/authorization/nonce").asText();
+        } catch (Exception e) {
+            throw new IllegalStateException("x402 payment could not be built", e);
+        }
+        // The same payment until a final answer (a 200 or a 4xx): a lost answer must not cost the payer twice.
+        List<String> accepted = new java.util.ArrayList<>();
+        Calls.Answer a = calls.retrying("x402.pay", "POST", "/api/x402/invoice", body, Map.of("X-PAYMENT", header), PATIENCE);
+        String code = null;
+        try {
+            JsonNode answer = a.body().isBlank() ? JSON.createObjectNode() : JSON.readTree(a.body());
+            if (a.ok()) {
+                accepted.add(answer.at("/result/id").asText());
+                operations.incrementAndGet();
+                // Sent again after success: a replay, which must be refused and must not pay anything twice.
+                Calls.Answer replay = calls.send("x402.replay", "POST", "/api/x402/invoice", body, Map.of("X-PAYMENT", header));
+                if (replay.ok()) {
+                    accepted.add(JSON.readTree(replay.body()).at("/result/id").asText());
+                }
+            } else {
+                code = answer.path("errorCode").asText(answer.at("/error/code").asText(null));
+            }
+        } catch (java.io.IOException e) {
+            code = "unparsable answer";
+        }
+        x402Payments.add(new X402Payment(nonce, List.copyOf(accepted), a.status(), code));
     }
 
     private JsonNode post(String op, String path, Object body) {
