@@ -63,11 +63,76 @@ class X402Bench {
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(p.waitFor(10, TimeUnit.MINUTES)).isTrue();
             System.out.println(out);
-            Files.writeString(Path.of("target/x402-bench.md"), out);
             assertThat(p.exitValue()).isZero();
             assertThat(out).contains("| invoice-service (Quarkus) |");
+            out += wrkChallenges(benchDir, Map.of("invoice-service (Quarkus)", invoiceUrl.toString(),
+                    "x402-express 1.2.0 reference", "http://127.0.0.1:" + port + "/api/x402/invoice"));
+            System.out.println(out);
+            Files.writeString(Path.of("target/x402-bench.md"), out);
         } finally {
             reference.stop();
         }
+    }
+
+    /**
+     * The challenge rate again with {@code wrk} (C, epoll), when it is installed: the Node driver's own
+     * per-request cost shares the two CPUs with both servers and caps both rates alike, which hides
+     * the servers' difference. Rounds alternate between the targets; the median round is reported.
+     */
+    private static String wrkChallenges(Path benchDir, Map<String, String> targets) throws Exception {
+        if (!new java.io.File("/usr/bin/wrk").canExecute()) {
+            return "\n(wrk not installed: `apt-get install wrk` for the C-driver challenge phase)\n";
+        }
+        int seconds = Integer.getInteger("bench.x402.duration", 10);
+        int concurrency = Integer.getInteger("bench.x402.concurrency", 16);
+        int rounds = Integer.getInteger("bench.x402.wrkRounds", 3);
+        Map<String, List<double[]>> results = new java.util.LinkedHashMap<>();
+        targets.keySet().forEach(k -> results.put(k, new java.util.ArrayList<>()));
+        for (int round = -1; round < rounds; round++) { // round -1 is the warm-up
+            for (Map.Entry<String, String> t : targets.entrySet()) {
+                Process p = new ProcessBuilder("wrk", "-t1", "-c" + concurrency, "-d" + seconds + "s", "--latency",
+                        "-s", "challenge.lua", t.getValue()).directory(benchDir.toFile()).redirectErrorStream(true).start();
+                String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
+                if (round >= 0) {
+                    results.get(t.getKey()).add(new double[] {wrkValue(text, "Requests/sec:"), wrkMillis(text, "50%"),
+                            wrkMillis(text, "99%"), wrkValue(text, "") - wrkValue(text, "Non-2xx or 3xx responses:")});
+                }
+            }
+        }
+        StringBuilder sb = new StringBuilder("\nChallenge phase with wrk 1 thread, " + concurrency + " connections, " + seconds
+                + " s per round, " + rounds + " rounds alternating (median round):\n\n"
+                + "| target | 402 challenges/s (rounds) | median p50 ms | median p99 ms |\n|---|---|---|---|\n");
+        for (Map.Entry<String, List<double[]>> e : results.entrySet()) {
+            List<double[]> r = e.getValue();
+            double[] rates = r.stream().mapToDouble(x -> x[0]).sorted().toArray();
+            double[] p50 = r.stream().mapToDouble(x -> x[1]).sorted().toArray();
+            double[] p99 = r.stream().mapToDouble(x -> x[2]).sorted().toArray();
+            // every answer must have been a 402: wrk's non-2xx/3xx count equals its request count
+            assertThat(r).allSatisfy(x -> assertThat(x[3]).as("answers that were not 402").isZero());
+            sb.append(String.format("| %s | %.0f (%s) | %.2f | %.2f |%n", e.getKey(), rates[rates.length / 2],
+                    java.util.Arrays.stream(rates).mapToObj(x -> String.format("%.0f", x)).collect(java.util.stream.Collectors.joining(", ")),
+                    p50[p50.length / 2], p99[p99.length / 2]));
+        }
+        return sb.toString();
+    }
+
+    /** A number after {@code label}; the empty label reads the request count ("N requests in ..."). */
+    private static double wrkValue(String text, String label) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(label.isEmpty() ? "([0-9]+) requests in"
+                : java.util.regex.Pattern.quote(label) + "\\s+([0-9.]+)").matcher(text);
+        assertThat(m.find()).as("wrk output has " + label + ": " + text).isTrue();
+        return Double.parseDouble(m.group(1));
+    }
+
+    private static double wrkMillis(String text, String label) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s" + java.util.regex.Pattern.quote(label) + "\\s+([0-9.]+)(us|ms|s)").matcher(text);
+        assertThat(m.find()).as("wrk output has " + label + ": " + text).isTrue();
+        double v = Double.parseDouble(m.group(1));
+        return switch (m.group(2)) {
+            case "us" -> v / 1000;
+            case "s" -> v * 1000;
+            default -> v;
+        };
     }
 }
