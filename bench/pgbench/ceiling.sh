@@ -10,7 +10,10 @@ PORT=$(grep '^POSTGRES_PORT=' "$STATE/stack.env" | cut -d= -f2)
 export PGHOST=127.0.0.1 PGPORT=$PORT PGUSER=postgres PGPASSWORD=postgres
 psql -q -d postgres -c 'drop database if exists pgceiling' -c 'create database pgceiling'
 # The client tools here may be older than the server: build the schema from the migrations, not pg_dump.
-for f in service-commons/src/main/resources/db/platform/*.sql mandate-service/src/main/resources/db/migration/*.sql; do
+# In Flyway's order: by version number (V1__ before V1.1__ before V2__), which a shell glob does not give.
+migrations=$(for f in service-commons/src/main/resources/db/platform/*.sql mandate-service/src/main/resources/db/migration/*.sql; do
+  v=$(basename "$f" | sed -E 's/^V([0-9.]+)__.*/\1/'); echo "$v $f"; done | sort -t. -k1,1n -k2,2n | awk '{print $2}')
+for f in $migrations; do
   psql -q -v ON_ERROR_STOP=1 -d pgceiling -f "$f" >/dev/null
 done
 pgbench -n -M prepared -c "$CLIENTS" -j 2 -T "$SECONDS_" -f bench/pgbench/create-mandate.sql -P 5 \
