@@ -73,43 +73,28 @@ final class FaultLoad {
     }
 
     Runnable mandateWorker() {
-        return () -> {
-            while (running) {
-                try {
-                    mandateFlow();
-                } catch (RuntimeException e) {
-                    flowsAbandoned.incrementAndGet();
-                    System.out.println("[load] mandate flow abandoned: " + e.getMessage());
-                }
-                Calls.sleep(100);
-            }
-        };
+        return worker("mandate", this::mandateFlow, 100);
     }
 
     Runnable invoiceWorker() {
-        return () -> {
-            while (running) {
-                try {
-                    invoiceFlow();
-                } catch (RuntimeException e) {
-                    flowsAbandoned.incrementAndGet();
-                    System.out.println("[load] invoice flow abandoned: " + e.getMessage());
-                }
-                Calls.sleep(300);
-            }
-        };
+        return worker("invoice", this::invoiceFlow, 300);
     }
 
     Runnable x402Worker() {
+        return worker("x402", this::x402Flow, 500);
+    }
+
+    /** Runs {@code flow} until stopped; a flow that gives up is counted and the next one starts. */
+    private Runnable worker(String name, Runnable flow, long pauseMillis) {
         return () -> {
             while (running) {
                 try {
-                    x402Flow();
+                    flow.run();
                 } catch (RuntimeException e) {
                     flowsAbandoned.incrementAndGet();
-                    System.out.println("[load] x402 flow abandoned: " + e.getMessage());
+                    System.out.println("[load] " + name + " flow abandoned: " + e.getMessage());
                 }
-                Calls.sleep(500);
+                Calls.sleep(pauseMillis);
             }
         };
     }
