@@ -104,6 +104,11 @@ public class AnchorChainClient {
         return call("eth_sendRawTransaction", () -> web3j.ethSendRawTransaction(rawHex)).map(r -> r.getTransactionHash());
     }
 
+    /** Whether the node knows the transaction at all (pending or mined); the hash of a replaced or dropped one is unknown. */
+    public Uni<Boolean> knows(String txHash) {
+        return call("eth_getTransactionByHash", () -> web3j.ethGetTransactionByHash(txHash)).map(r -> r.getTransaction().isPresent());
+    }
+
     public Uni<Optional<TransactionReceipt>> receipt(String txHash) {
         return call("eth_getTransactionReceipt", () -> web3j.ethGetTransactionReceipt(txHash)).map(r -> r.getTransactionReceipt());
     }

@@ -78,6 +78,9 @@ public class AnchorPipeline {
     OutboxRelay relay;
     @Inject
     Vertx vertx;
+
+    /** Nonces whose transaction looked replaced, and since when (a replacement is declared only if it lasts). */
+    private final java.util.Map<Long, Instant> suspectSince = new java.util.concurrent.ConcurrentHashMap<>();
     @Inject
     FaultInjection faults;
     @Inject
@@ -336,10 +339,24 @@ public class AnchorPipeline {
             }
             return chain.transactionCount(signer.address(), false).flatMap(mined -> {
                 if (mined > tx.nonce()) {
-                    // the nonce is used; if still no receipt for our hash, another transaction took it
+                    // The nonce looks used but our receipt is missing. Only a transaction the node no longer
+                    // knows, still missing after the grace period, was replaced: a single look can race the
+                    // node's indexing (FaultIT saw mined transactions "replaced" and their transitions anchored twice).
                     return chain.receipt(tx.hash()).flatMap(again -> again.isPresent() ? Uni.createFrom().voidItem()
-                            : dropped(tx));
+                            : chain.knows(tx.hash()).flatMap(known -> {
+                                if (known) {
+                                    suspectSince.remove(tx.nonce());
+                                    return Uni.createFrom().voidItem();
+                                }
+                                Instant since = suspectSince.computeIfAbsent(tx.nonce(), n -> Instant.now());
+                                if (since.plus(config.rebroadcastAfter()).isAfter(Instant.now())) {
+                                    return Uni.createFrom().voidItem();
+                                }
+                                suspectSince.remove(tx.nonce());
+                                return dropped(tx);
+                            }));
                 }
+                suspectSince.remove(tx.nonce());
                 Instant last = tx.broadcastAt() != null ? tx.broadcastAt() : tx.createdAt().minus(config.rebroadcastAfter());
                 if (tx.broadcastAt() == null && tx.createdAt().isAfter(Instant.now().minusSeconds(1))) {
                     return Uni.createFrom().voidItem(); // the batcher is still broadcasting it
