@@ -305,10 +305,21 @@ final class FaultChecks {
             byPathAndId.computeIfAbsent(d.path() + "|" + d.webhookId(), k -> new ArrayList<>()).add(d);
         }
         Map<String, Integer> deliveryRows = new HashMap<>();
-        for (Map<String, Object> r : query("webhook", "select s.url, d.event_id::text as eid, count(*)::int as n from webhook_delivery d"
-                + " join webhook_subscription s on s.id = d.subscription_id where s.description = 'fault suite' group by s.url, d.event_id")) {
+        // The dispatcher's view of each delivery, shown with a violation: its state, and the older pending
+        // delivery of the same resource that holds it back (deliveries of one resource go in order).
+        Map<String, String> deliveryState = new HashMap<>();
+        for (Map<String, Object> r : query("webhook", "select s.url, d.event_id::text as eid, count(*) over (partition by s.url, d.event_id)::int as n,"
+                + " 'status=' || d.status || ' attempts=' || d.attempts || ' next=' || coalesce(d.next_attempt_at::text, '-')"
+                + " || ' lease=' || coalesce(d.lease_until::text, '-') || ' last=' || coalesce(d.last_response_code::text, '-')"
+                + " || '/' || coalesce(d.last_error, '-') || coalesce(' held back by ' || (select p.event_id::text || ' (status=' || p.status"
+                + " || ' attempts=' || p.attempts || ' next=' || p.next_attempt_at::text || ' last=' || coalesce(p.last_response_code::text, '-')"
+                + " || '/' || coalesce(p.last_error, '-') || ')' from webhook_delivery p where p.subscription_id = d.subscription_id"
+                + " and p.ordering_key = d.ordering_key and p.status = 'pending' and p.seq < d.seq order by p.seq limit 1), '') as state"
+                + " from webhook_delivery d join webhook_subscription s on s.id = d.subscription_id where s.description = 'fault suite'")) {
             String url = (String) r.get("url");
-            deliveryRows.put(url.substring(url.indexOf("/hooks/")) + "|" + r.get("eid"), (Integer) r.get("n"));
+            String key = url.substring(url.indexOf("/hooks/")) + "|" + r.get("eid");
+            deliveryRows.put(key, (Integer) r.get("n"));
+            deliveryState.put(key, (String) r.get("state"));
         }
         Check reached = new Check("every webhook event reached each subscriber (2xx, same id on every attempt)");
         Check fannedOnce = new Check("one delivery row per event and subscription (fan-out once)");
@@ -316,7 +327,8 @@ final class FaultChecks {
             for (String path : paths) {
                 String key = path + "|" + e.get("id");
                 List<WebhookReceiver.Delivery> got = byPathAndId.getOrDefault(key, List.of());
-                reached.ok(got.stream().anyMatch(d -> d.answered() / 100 == 2), path + " never got " + e.get("type") + " " + e.get("id") + " (" + got.size() + " attempts)");
+                reached.ok(got.stream().anyMatch(d -> d.answered() / 100 == 2), path + " never got " + e.get("type") + " " + e.get("id") + " (" + got.size() + " attempts received; dispatcher: "
+                        + deliveryState.getOrDefault(key, "no delivery row") + ")");
                 fannedOnce.ok(deliveryRows.getOrDefault(key, 0) == 1, key + ": " + deliveryRows.getOrDefault(key, 0) + " delivery rows");
             }
         }

@@ -17,6 +17,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class LocalStackProcess {
 
+    /** The webhook retry schedule of the test stack: ten attempts, as the production one, within about 5 minutes. */
+    static final String RETRY_SCHEDULE = "0s,5s,10s,20s,30s,40s,50s,60s,60s,60s";
+
     final Path stateDir;
     final int gatewayPort;
     private Process process;
@@ -31,12 +34,17 @@ final class LocalStackProcess {
         Files.createDirectories(stateDir);
         Files.deleteIfExists(stateDir.resolve("stack.env"));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        process = new ProcessBuilder(List.of(java, "-Xmx384m", "-jar", jar.toString(), "run",
+        ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Xmx384m", "-jar", jar.toString(), "run",
                 "--state-dir", stateDir.toString(), "--gateway-port", Integer.toString(gatewayPort), "--any-ports"))
                 .directory(RepoPaths.root().toFile())
                 .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(stateDir.resolve("launcher.out").toFile()))
-                .start();
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(stateDir.resolve("launcher.out").toFile()));
+        // The launcher's services inherit this. A delivery that meets two faults (a deliberate 500, then the
+        // receiver down) would wait the production schedule's 5 min for its third attempt, and every later
+        // event of the same resource with it, longer than the fault suite's drain; a shorter schedule with the
+        // same number of attempts keeps retries inside the test while still going through the durable path.
+        pb.environment().put("WEBHOOK_RETRY_SCHEDULE", RETRY_SCHEDULE);
+        process = pb.start();
         long deadline = System.nanoTime() + timeout.toNanos();
         Path env = stateDir.resolve("stack.env");
         while (System.nanoTime() < deadline) {

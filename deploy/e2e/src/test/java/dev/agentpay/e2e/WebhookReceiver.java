@@ -39,7 +39,7 @@ final class WebhookReceiver {
                     ex.getRequestBody().readAllBytes();
                     String id = ex.getRequestHeaders().getFirst("webhook-id");
                     String attempt = ex.getRequestHeaders().getFirst("X-Service-Attempt");
-                    // Only first attempts fail on purpose: the production retry schedule waits 5 min before a third.
+                    // Only first attempts fail on purpose, so a delivery meets at most one deliberate failure.
                     int code = (attempt == null || attempt.equals("1")) && ThreadLocalRandom.current().nextDouble() < failShare ? 500 : 200;
                     deliveries.add(new Delivery(System.currentTimeMillis(), ex.getRequestURI().getPath(), id,
                             attempt == null ? 0 : Integer.parseInt(attempt), code));
