@@ -56,6 +56,63 @@ public class DeliveryRepository {
                                 .map(r -> r.rowCount()));
     }
 
+    /** One consumed event to fan out: its envelope and where its deliveries go. */
+    public record FanOutEvent(UUID eventId, String type, String aggregateId, String partnerId, boolean broadcast,
+            String orderingKey, String body) {
+    }
+
+    /**
+     * {@link #fanOut} for a whole poll batch in one statement, inside {@code tx}: marks each event
+     * processed for {@code consumer} and, for the events not marked before, stores the envelope and one
+     * pending delivery per matching subscription, in input order (delivery {@code seq} follows it).
+     * Event ids must be distinct. Emits how many events were new.
+     */
+    public Uni<Integer> fanOutBatch(SqlClient tx, String consumer, List<FanOutEvent> events) {
+        int n = events.size();
+        UUID[] ids = new UUID[n];
+        String[] types = new String[n];
+        String[] aggregates = new String[n];
+        String[] partners = new String[n];
+        Boolean[] broadcast = new Boolean[n];
+        String[] keys = new String[n];
+        String[] bodies = new String[n];
+        for (int i = 0; i < n; i++) {
+            FanOutEvent e = events.get(i);
+            ids[i] = e.eventId();
+            types[i] = e.type();
+            aggregates[i] = e.aggregateId();
+            partners[i] = e.partnerId();
+            broadcast[i] = e.broadcast();
+            keys[i] = e.orderingKey();
+            bodies[i] = e.body();
+        }
+        return tx.preparedQuery("""
+                        with input as (
+                            select * from unnest($1::uuid[], $2::text[], $3::varchar[], $4::varchar[], $5::bool[], $6::varchar[], $7::text[])
+                                with ordinality as t(id, type, aggregate_id, partner_id, broadcast, ordering_key, body, n)),
+                        fresh as (
+                            insert into processed_event (event_id, consumer) select id, $8 from input
+                            on conflict do nothing returning event_id),
+                        matched as (
+                            select i.id, i.type, i.aggregate_id, i.partner_id, i.ordering_key, i.body, i.n, s.id as subscription_id
+                            from input i join fresh f on f.event_id = i.id
+                            join webhook_subscription s on s.status = 'active' and i.type = any(s.events)
+                                and (i.broadcast or s.partner_id = i.partner_id)),
+                        stored as (
+                            insert into webhook_event (id, aggregate_id, type, partner_id, body)
+                            select distinct on (id) id, aggregate_id, type, partner_id, body from matched order by id),
+                        queued as (
+                            insert into webhook_delivery (id, subscription_id, event_id, ordering_key)
+                            select gen_random_uuid(), subscription_id, id, ordering_key from matched order by n, subscription_id
+                            on conflict do nothing)
+                        select count(*)::int from fresh
+                        """)
+                .execute(Tuple.tuple().addArrayOfUUID(ids).addArrayOfString(types).addArrayOfString(aggregates)
+                        .addArrayOfString(partners).addArrayOfBoolean(broadcast).addArrayOfString(keys)
+                        .addArrayOfString(bodies).addString(consumer))
+                .map(rs -> rs.iterator().next().getInteger(0));
+    }
+
     /** What the worker needs to send one claimed attempt. */
     public record Claimed(UUID deliveryId, UUID subscriptionId, String partnerId, UUID eventId, String eventType, int attempts,
             int scheduleIndex, boolean manual, String url, String secret, String previousSecret, String body) {
@@ -79,7 +136,10 @@ public class DeliveryRepository {
     }
 
     private Uni<List<Claimed>> claimBatch(int limit, int perEndpoint, long leaseMillis) {
-        return pool.withTransaction(tx -> tx.preparedQuery("select pg_try_advisory_xact_lock($1)")
+        // A lease lost in a PostgreSQL crash only makes the delivery claimable again (at-least-once, as a
+        // dispatcher crash does), so the claim's commit need not wait for its WAL flush; the next
+        // synchronous commit (the attempt's record) flushes it anyway.
+        return pool.withTransaction(tx -> tx.preparedQuery("select pg_try_advisory_xact_lock($1), set_config('synchronous_commit', 'off', true)")
                 .execute(Tuple.of(CLAIM_LOCK))
                 .flatMap(rs -> !rs.iterator().next().getBoolean(0) ? Uni.createFrom().item(List.<Claimed>of())
                         : tx.preparedQuery("""
@@ -144,31 +204,55 @@ public class DeliveryRepository {
         return insert.flatMap(x -> update).replaceWithVoid();
     }
 
-    /**
-     * The hot path in one statement (atomic on its own): logs a successful attempt, completes the
-     * delivery and clears the subscription's failing run.
-     */
-    public Uni<Void> recordSuccess(Claimed c, OffsetDateTime startedAt, int code, int latencyMs) {
-        return pool.preparedQuery("""
-                        with a as (
-                            insert into webhook_attempt (delivery_id, attempt, manual, started_at, outcome, response_code, latency_ms)
-                            values ($1, $2, $3, $4, 'succeeded', $5, $6)),
-                        d as (
-                            update webhook_delivery set attempts = attempts + 1, lease_until = null, manual = false,
-                                last_response_code = $5, last_error = null, status = 'succeeded',
-                                schedule_index = schedule_index + 1, completed_at = now()
-                            where id = $1)
-                        update webhook_subscription set failing_since = null where id = $7 and failing_since is not null
-                        """)
-                .execute(Tuple.from(Arrays.asList(c.deliveryId(), c.attempts() + 1, c.manual(), startedAt, code, latencyMs,
-                        c.subscriptionId())))
-                .replaceWithVoid();
+    /** A successful attempt waiting to be recorded. */
+    public record Success(Claimed claimed, OffsetDateTime startedAt, int code, int latencyMs) {
     }
 
-    /** After a success the endpoint is healthy again. */
-    public Uni<Void> markHealthy(SqlClient tx, UUID subscriptionId) {
-        return tx.preparedQuery("update webhook_subscription set failing_since = null where id = $1 and failing_since is not null")
-                .execute(Tuple.of(subscriptionId)).replaceWithVoid();
+    /**
+     * The hot path, many successes in one statement (atomic on its own): logs each attempt, completes
+     * each delivery and clears the failing run of their subscriptions (locked in id order, so two
+     * instances recording at once cannot deadlock on them).
+     */
+    public Uni<Void> recordSuccesses(List<Success> batch) {
+        int n = batch.size();
+        UUID[] ids = new UUID[n];
+        Integer[] attempts = new Integer[n];
+        Boolean[] manual = new Boolean[n];
+        OffsetDateTime[] started = new OffsetDateTime[n];
+        Integer[] codes = new Integer[n];
+        Integer[] latencies = new Integer[n];
+        UUID[] subscriptions = new UUID[n];
+        for (int i = 0; i < n; i++) {
+            Success s = batch.get(i);
+            ids[i] = s.claimed().deliveryId();
+            attempts[i] = s.claimed().attempts() + 1;
+            manual[i] = s.claimed().manual();
+            started[i] = s.startedAt();
+            codes[i] = s.code();
+            latencies[i] = s.latencyMs();
+            subscriptions[i] = s.claimed().subscriptionId();
+        }
+        return pool.preparedQuery("""
+                        with v as (
+                            select * from unnest($1::uuid[], $2::int[], $3::bool[], $4::timestamptz[], $5::int[], $6::int[], $7::uuid[])
+                                as t(delivery_id, attempt, manual, started_at, code, latency_ms, subscription_id)),
+                        a as (
+                            insert into webhook_attempt (delivery_id, attempt, manual, started_at, outcome, response_code, latency_ms)
+                            select delivery_id, attempt, manual, started_at, 'succeeded', code, latency_ms from v),
+                        d as (
+                            update webhook_delivery w set attempts = w.attempts + 1, lease_until = null, manual = false,
+                                last_response_code = v.code, last_error = null, status = 'succeeded',
+                                schedule_index = w.schedule_index + 1, completed_at = now()
+                            from v where w.id = v.delivery_id),
+                        healthy as (
+                            select s.id from webhook_subscription s where s.id in (select subscription_id from v)
+                                and s.failing_since is not null order by s.id for update)
+                        update webhook_subscription s set failing_since = null from healthy where s.id = healthy.id
+                        """)
+                .execute(Tuple.tuple().addArrayOfUUID(ids).addArrayOfInteger(attempts).addArrayOfBoolean(manual)
+                        .addArrayOfOffsetDateTime(started).addArrayOfInteger(codes).addArrayOfInteger(latencies)
+                        .addArrayOfUUID(subscriptions))
+                .replaceWithVoid();
     }
 
     /** After a failure: starts the failing run if needed; emits whether it has lasted {@code disableAfterMillis}. */

@@ -43,6 +43,7 @@ public class DeliveryWorker {
     private final WebhookHttpClient http;
     private final WebhookConfig config;
     private final Disabler disabler;
+    private final SuccessRecorder successes;
     private final Timer latency;
     private final Timer claimTimer;
     private final Timer recordTimer;
@@ -56,7 +57,8 @@ public class DeliveryWorker {
     private final io.vertx.mutiny.core.Vertx vertx;
 
     public DeliveryWorker(DeliveryRepository deliveries, WebhookHttpClient http, WebhookConfig config, Disabler disabler,
-            MeterRegistry meters, io.vertx.mutiny.core.Vertx vertx) {
+            SuccessRecorder successes, MeterRegistry meters, io.vertx.mutiny.core.Vertx vertx) {
+        this.successes = successes;
         this.vertx = vertx;
         this.deliveries = deliveries;
         this.http = http;
@@ -184,7 +186,7 @@ public class DeliveryWorker {
         boolean ok = code != null && code >= 200 && code < 300;
         meters.counter("webhook.attempts", "outcome", ok ? "succeeded" : "failed").increment();
         if (ok) {
-            return deliveries.recordSuccess(c, started, code, ms);
+            return successes.record(new DeliveryRepository.Success(c, started, code, ms));
         }
         String error = r.error() != null ? r.error() : "HTTP " + code;
         if (code != null && code == 410) {

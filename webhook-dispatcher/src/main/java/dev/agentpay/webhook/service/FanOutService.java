@@ -4,20 +4,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.commons.events.DomainEvent;
 import dev.agentpay.commons.events.EventCodec;
-import dev.agentpay.commons.outbox.IdempotentConsumer;
 import dev.agentpay.webhook.repository.DeliveryRepository;
-import io.smallrye.mutiny.Multi;
+import dev.agentpay.webhook.repository.DeliveryRepository.FanOutEvent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
  * Turns input events into pending deliveries: for each event the envelope, one delivery row per
  * matching subscription and the processed-event mark are written in the same transaction, so a
- * redelivered Kafka record fans out once. A Kafka poll batch shares one transaction (in order); the
- * worker is woken after the commit.
+ * redelivered Kafka record fans out once. A Kafka poll batch is one statement in one transaction (in
+ * order); the worker is woken after the commit.
  */
 @ApplicationScoped
 public class FanOutService {
@@ -30,12 +32,10 @@ public class FanOutService {
     }
 
     private final DeliveryRepository deliveries;
-    private final IdempotentConsumer idempotent;
     private final DeliveryWorker worker;
 
-    public FanOutService(DeliveryRepository deliveries, IdempotentConsumer idempotent, DeliveryWorker worker) {
+    public FanOutService(DeliveryRepository deliveries, DeliveryWorker worker) {
         this.deliveries = deliveries;
-        this.idempotent = idempotent;
         this.worker = worker;
     }
 
@@ -45,20 +45,18 @@ public class FanOutService {
      * reaches nobody). Emits how many events were new.
      */
     public Uni<Integer> accept(List<Input> inputs) {
-        if (inputs.isEmpty()) {
+        // A record redelivered within one poll batch appears once: the first copy fans out.
+        Map<UUID, FanOutEvent> events = new LinkedHashMap<>();
+        for (Input in : inputs) {
+            DomainEvent e = in.event();
+            events.putIfAbsent(e.eventId(), new FanOutEvent(e.eventId(), e.type(), e.aggregateId(), e.partnerId(),
+                    in.broadcast(), e.topic() + ":" + e.aggregateId(), envelope(e.eventId(), e.type(), in.data(), e.occurredAt())));
+        }
+        if (events.isEmpty()) {
             return Uni.createFrom().item(0);
         }
         return deliveries.pool()
-                .withTransaction(tx -> Multi.createFrom().iterable(inputs)
-                        .onItem().transformToUniAndConcatenate(in -> {
-                            DomainEvent e = in.event();
-                            String body = envelope(e.eventId(), e.type(), in.data(), e.occurredAt());
-                            return idempotent.once(tx, e.eventId(), CONSUMER,
-                                    t -> deliveries.fanOut(t, e.eventId(), e.type(), e.aggregateId(), e.partnerId(),
-                                            in.broadcast(), e.topic() + ":" + e.aggregateId(), body, null));
-                        })
-                        .collect().asList()
-                        .map(done -> (int) done.stream().filter(Boolean::booleanValue).count()))
+                .withTransaction(tx -> deliveries.fanOutBatch(tx, CONSUMER, new ArrayList<>(events.values())))
                 .invoke(n -> worker.wake());
     }
 
