@@ -52,10 +52,7 @@ public class InvoiceRequests {
                 throw ApiException.invalidField(f, "unknown field");
             }
         }
-        String illFormed = WellFormedText.firstIllFormed(root, Set.of());
-        if (illFormed != null) {
-            throw ApiException.invalidField(illFormed, WellFormedText.MESSAGE);
-        }
+        WellFormedText.require(root, Set.of());
         BigDecimal amount = amount(root.get("amount"));
         String currency = currency(root.get("currency"));
         Chain chain = chain(root.get("chain"));

@@ -77,10 +77,7 @@ public final class JsonRequest {
         }
         // terms is kept as the client's raw text and canonicalized with JSON.stringify's escaping, so an
         // unpaired surrogate there is signable (the canonical vectors cover it); anywhere else it is refused
-        String illFormed = WellFormedText.firstIllFormed(object, RAW_FIELDS);
-        if (illFormed != null) {
-            throw ApiException.invalidField(illFormed, WellFormedText.MESSAGE);
-        }
+        WellFormedText.require(object, RAW_FIELDS);
         return new JsonRequest(text, object);
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer;
 import com.fasterxml.jackson.databind.deser.std.StringDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import dev.agentpay.commons.error.ApiException;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.Map;
@@ -42,6 +43,17 @@ public final class WellFormedText {
             }
         }
         return true;
+    }
+
+    /**
+     * Refuses a request body with a 400 naming the first ill-formed string (see
+     * {@link #firstIllFormed}); top-level fields in {@code skip} are left to their owner.
+     */
+    public static void require(JsonNode node, Set<String> skip) {
+        String illFormed = firstIllFormed(node, skip);
+        if (illFormed != null) {
+            throw ApiException.invalidField(illFormed, MESSAGE);
+        }
     }
 
     /**

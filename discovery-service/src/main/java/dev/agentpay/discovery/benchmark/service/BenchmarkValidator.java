@@ -23,10 +23,7 @@ public final class BenchmarkValidator {
         if (doc == null || !doc.isObject()) {
             throw ApiException.badRequest("invalid_benchmark", "the body must be a JSON object");
         }
-        String illFormed = WellFormedText.firstIllFormed(doc, java.util.Set.of());
-        if (illFormed != null) {
-            throw ApiException.invalidField(illFormed, WellFormedText.MESSAGE);
-        }
+        WellFormedText.require(doc, java.util.Set.of());
         if (!METRIC.equals(doc.path("metric").asText(null))) {
             throw ApiException.invalidField("metric", "must be \"ATRR\"");
         }

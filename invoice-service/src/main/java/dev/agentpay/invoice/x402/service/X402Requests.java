@@ -111,10 +111,7 @@ public class X402Requests {
         if (root == null || !root.isObject()) {
             throw ApiException.badRequest("invalid_body", "request body must be a JSON object");
         }
-        String illFormed = WellFormedText.firstIllFormed(root, Set.of());
-        if (illFormed != null) {
-            throw ApiException.invalidField(illFormed, WellFormedText.MESSAGE);
-        }
+        WellFormedText.require(root, Set.of());
         return root;
     }
 
