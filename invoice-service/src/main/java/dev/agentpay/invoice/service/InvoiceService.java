@@ -48,24 +48,10 @@ public class InvoiceService {
     InvoiceConfig config;
 
     public Uni<InvoiceView> create(String partnerId, NewInvoice req) {
-        ChainTable.Entry chain = chains.get(req.chain());
-        if (!chain.acceptsInvoices()) {
-            throw new ApiException(400, "chain_not_configured",
-                    "chain: " + req.chain().value() + " has no seller wallet configured on this deployment");
+        if (!chains.get(req.chain()).acceptsInvoices()) {
+            throw notConfigured(req.chain());
         }
-        UUID id = UUID.randomUUID();
-        Instant now = Instant.now();
-        BigInteger atomic = Usdc.toAtomic(req.amount());
-        return pool.withTransaction(tx -> invoices.nextNumber(tx)
-                .flatMap(number -> payable(tx, chain, atomic, id)
-                        .map(payable -> new Invoice(id, number, partnerId, InvoiceStatus.PENDING, req.amount(),
-                                req.currency(), req.customerEmail(), req.customerName(), req.description(),
-                                chain.name(), chain.networkId(), chain.paymentAddress().orElseThrow(),
-                                chain.usdcAddress(), payable, req.chain() == Chain.SOLANA ? memo(id) : null,
-                                null, null, null, null, null, null, null, now)))
-                .call(inv -> invoices.insert(tx, inv))
-                .call(inv -> outbox.append(tx, event(InvoiceEvent.CREATED, inv, now)))
-                .map(InvoiceView::of));
+        return pool.withTransaction(tx -> create(tx, partnerId, req));
     }
 
     /**
@@ -75,8 +61,7 @@ public class InvoiceService {
     public Uni<InvoiceView> create(SqlClient tx, String partnerId, NewInvoice req) {
         ChainTable.Entry chain = chains.get(req.chain());
         if (!chain.acceptsInvoices()) {
-            return Uni.createFrom().failure(new ApiException(400, "chain_not_configured",
-                    "chain: " + req.chain().value() + " has no seller wallet configured on this deployment"));
+            return Uni.createFrom().failure(notConfigured(req.chain()));
         }
         UUID id = UUID.randomUUID();
         Instant now = Instant.now();
@@ -134,6 +119,11 @@ public class InvoiceService {
      * units) that no other invoice of the chain holds, so an incoming amount names at most one invoice.
      * Solana invoices are bound by memo and pay exactly their amount.
      */
+    private static ApiException notConfigured(Chain chain) {
+        return new ApiException(400, "chain_not_configured",
+                "chain: " + chain.value() + " has no seller wallet configured on this deployment");
+    }
+
     Uni<BigInteger> payable(SqlClient tx, ChainTable.Entry chain, BigInteger atomic, UUID invoiceId) {
         if (chain.chain().kind() == Chain.Kind.SOLANA) {
             return Uni.createFrom().item(atomic);
