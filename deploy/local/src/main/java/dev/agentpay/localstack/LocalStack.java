@@ -128,6 +128,7 @@ public final class LocalStack {
         stopPrevious(false);
         Files.writeString(local.resolve("launcher.pid"), Long.toString(ProcessHandle.current().pid()));
         Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "local-stack-shutdown"));
+        ManagedProcess.ownerStopsInOrder(stopped);
         supervisor = new Supervisor(local, this::recordPidsQuietly);
 
         Map<String, String> secrets = secrets();
@@ -196,8 +197,13 @@ public final class LocalStack {
         }
         for (int s = 0; s < SERVICES.size(); s++) {
             Service svc = SERVICES.get(s);
-            supervised(svc.name(), services.get(s).join(), () -> startService(svc, postgres, broker, baseUrl));
+            supervisor.supervise(svc.name(), services.get(s).join(), () -> startService(svc, postgres, broker, baseUrl));
         }
+        // The services depend on each other only through Kafka and PostgreSQL: they stop side by side
+        // (each leaves its consumer groups), before the infrastructure does.
+        started.add(() -> CompletableFuture.allOf(SERVICES.stream()
+                .map(svc -> CompletableFuture.runAsync(() -> supervisor.stop(svc.name())))
+                .toArray(CompletableFuture[]::new)).join());
         recordPids();
         servicePorts.forEach((name, p) -> env.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URL", "http://127.0.0.1:" + p));
 
@@ -444,7 +450,19 @@ public final class LocalStack {
         }
     }
 
+    /** Counted down when {@link #shutdown} has stopped every part in order. */
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    /** Stops the parts in reverse start order: gateway, services, then what they depend on. */
     private void shutdown() {
+        try {
+            stopInOrder();
+        } finally {
+            stopped.countDown();
+        }
+    }
+
+    private void stopInOrder() {
         System.out.println("\nstopping the local stack ...");
         if (supervisor != null) {
             supervisor.halt();

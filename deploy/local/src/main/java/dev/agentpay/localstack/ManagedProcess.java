@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,6 +24,35 @@ public final class ManagedProcess implements Supervisor.Supervised {
         this.process = process;
     }
 
+    /** Completed by an owner that stops its parts in order at exit (see {@link #ownerStopsInOrder}). */
+    private static volatile CountDownLatch orderedStop;
+
+    /**
+     * Declares that this JVM's owner (the launcher) stops its parts in dependency order at exit and
+     * counts {@code done} down when finished. JVM shutdown hooks run all at once, so without this the
+     * safety-net hooks below would stop Kafka and PostgreSQL while services are still leaving their
+     * consumer groups (which then linger until their sessions time out, delaying consumption after the
+     * next start); with it they wait and only stop what the owner left running.
+     */
+    public static void ownerStopsInOrder(CountDownLatch done) {
+        orderedStop = done;
+    }
+
+    /** Runs {@code stop} at JVM exit, after the owner's ordered stop if there is one. */
+    public static void stopAtExit(String name, Runnable stop) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            CountDownLatch owner = orderedStop;
+            if (owner != null) {
+                try {
+                    owner.await(3, TimeUnit.MINUTES);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            stop.run();
+        }, name));
+    }
+
     public static ManagedProcess start(String name, List<String> command, Map<String, String> env, Path workDir, Path log) {
         try {
             Files.createDirectories(log.getParent());
@@ -32,7 +62,7 @@ public final class ManagedProcess implements Supervisor.Supervised {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             pb.environment().putAll(env);
             ManagedProcess mp = new ManagedProcess(name, log, pb.start());
-            Runtime.getRuntime().addShutdownHook(new Thread(mp::stop, "stop-" + name));
+            stopAtExit("stop-" + name, mp::stop);
             return mp;
         } catch (IOException e) {
             throw new IllegalStateException("cannot start " + name + ": " + e.getMessage(), e);

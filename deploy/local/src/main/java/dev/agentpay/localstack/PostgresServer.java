@@ -47,10 +47,14 @@ public final class PostgresServer implements AutoCloseable, Supervisor.Supervise
                     .setServerConfig("max_connections", "400")
                     .setServerConfig("fsync", "on")
                     .setServerConfig("listen_addresses", "127.0.0.1")
+                    // zonky's own exit hook would stop the server at once, beside the launcher's ordered stop
+                    .setRegisterShutdownHook(false)
                     .start();
             // pg_ctl starts the postmaster and exits: the server's pid is the first line of postmaster.pid.
             long pid = Long.parseLong(java.nio.file.Files.readAllLines(dataDir.resolve("postmaster.pid")).get(0).trim());
-            return new PostgresServer(pg, pid);
+            PostgresServer server = new PostgresServer(pg, pid);
+            ManagedProcess.stopAtExit("stop-postgres", server::close);
+            return server;
         } catch (IOException e) {
             throw new IllegalStateException("PostgreSQL did not start: " + e.getMessage(), e);
         }
