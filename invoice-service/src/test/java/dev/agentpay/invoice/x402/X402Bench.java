@@ -39,6 +39,9 @@ class X402Bench {
     @TestHTTPResource("/api/x402/invoice")
     URL invoiceUrl;
 
+    @jakarta.inject.Inject
+    io.micrometer.core.instrument.MeterRegistry meters;
+
     @Test
     void challengeRateAndPaidLatencyBesideTheReference() throws Exception {
         Path benchDir = RepoPaths.root().resolve("bench/x402");
@@ -65,6 +68,7 @@ class X402Bench {
             System.out.println(out);
             assertThat(p.exitValue()).isZero();
             assertThat(out).contains("| invoice-service (Quarkus) |");
+            out += phases();
             out += wrkChallenges(benchDir, Map.of("invoice-service (Quarkus)", invoiceUrl.toString(),
                     "x402-express 1.2.0 reference", "http://127.0.0.1:" + port + "/api/x402/invoice"));
             System.out.println(out);
@@ -72,6 +76,23 @@ class X402Bench {
         } finally {
             reference.stop();
         }
+    }
+
+    /** invoice-service's own split of its paid calls (warm-up calls included), from the {@code x402.phase} timers. */
+    private String phases() {
+        StringBuilder sb = new StringBuilder("\ninvoice-service paid-call phases (claim and verify start together):\n\n"
+                + "| phase | calls | p50 ms | p90 ms | p99 ms |\n|---|---|---|---|---|\n");
+        for (String phase : List.of("claim", "verify", "settle", "complete")) {
+            io.micrometer.core.instrument.Timer t = meters.find("x402.phase").tag("phase", phase).timer();
+            assertThat(t).as("x402.phase timer " + phase).isNotNull();
+            java.util.Map<Double, Double> pct = new java.util.HashMap<>();
+            for (io.micrometer.core.instrument.distribution.ValueAtPercentile v : t.takeSnapshot().percentileValues()) {
+                pct.put(v.percentile(), v.value(TimeUnit.MILLISECONDS));
+            }
+            sb.append(String.format("| %s | %d | %.1f | %.1f | %.1f |%n", phase, t.count(), pct.getOrDefault(0.5, -1.0),
+                    pct.getOrDefault(0.9, -1.0), pct.getOrDefault(0.99, -1.0)));
+        }
+        return sb.toString();
     }
 
     /**

@@ -21,6 +21,7 @@ import dev.agentpay.invoice.x402.domain.X402Payment;
 import dev.agentpay.invoice.x402.domain.X402Result;
 import dev.agentpay.invoice.x402.repository.PaymentRepository;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -82,6 +83,20 @@ public class X402Service {
     private final Map<Capability, io.micrometer.core.instrument.Counter> challengeCounters =
             new java.util.concurrent.ConcurrentHashMap<>();
 
+    private final Map<String, Timer> phaseTimers = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Records one phase of a paid call in {@code x402.phase}: {@code claim} (replay guard committed) and
+     * {@code verify} (facilitator) run side by side from the same start, then {@code settle} (facilitator,
+     * money moves) and {@code complete} (SETTLED + invoice + outbox committed).
+     */
+    private void phase(String name, long startNanos) {
+        phaseTimers.computeIfAbsent(name, n -> Timer.builder("x402.phase").tag("phase", n)
+                        .description("duration of one phase of a paid x402 call").publishPercentiles(0.5, 0.9, 0.99)
+                        .register(meters))
+                .record(System.nanoTime() - startNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
     /** {@code POST /api/x402/invoice}. */
     public Uni<X402Result> invoice(String body, String xPayment, String paymentSignature, String resourceUrl) {
         ObjectNode request = requests.invoice(body);
@@ -138,9 +153,9 @@ public class X402Service {
         long t0 = System.nanoTime();
         ObjectNode requirement = Challenges.v1(payment.requirement());
         Uni<Boolean> claim = pool.withTransaction(c -> payments.claim(c, row))
-                .invoke(x -> LOG.debugf("x402 %s claimed in %.1f ms", row.id(), (System.nanoTime() - t0) / 1e6));
+                .invoke(x -> phase("claim", t0));
         Uni<Object> verify = facilitator.verify(1, payment.v1Payload(), requirement)
-                .invoke(x -> LOG.debugf("x402 %s verified in %.1f ms", row.id(), (System.nanoTime() - t0) / 1e6))
+                .invoke(x -> phase("verify", t0))
                 .map(v -> (Object) v)
                 .onFailure().recoverWithItem(t -> t);
         return Uni.combine().all().unis(claim, verify).asTuple()
@@ -182,7 +197,7 @@ public class X402Service {
                     }
                     long t1 = System.nanoTime();
                     return facilitator.settle(1, payment.v1Payload(), requirement)
-                            .invoke(x -> LOG.debugf("x402 %s settled in %.1f ms", row.id(), (System.nanoTime() - t1) / 1e6))
+                            .invoke(x -> phase("settle", t1))
                             .onFailure().call(t -> failed(row, t, true))
                             .onFailure().transform(t -> mapFailure(t, true))
                             .flatMap(s -> {
@@ -194,7 +209,7 @@ public class X402Service {
                                 String payer = s.path("payer").asText(row.payer());
                                 long t2 = System.nanoTime();
                                 return settledAndCompleted(row, tx, payer)
-                                        .invoke(x -> LOG.debugf("x402 %s completed in %.1f ms", row.id(), (System.nanoTime() - t2) / 1e6))
+                                        .invoke(x -> phase("complete", t2))
                                         .flatMap(invoiceId -> success(row.capability(), invoiceId, tx, payer, payment));
                             });
                 });
