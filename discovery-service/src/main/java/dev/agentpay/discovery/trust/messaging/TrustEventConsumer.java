@@ -6,12 +6,15 @@ import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.commons.outbox.IdempotentConsumer;
 import dev.agentpay.discovery.trust.repository.TrustCounterRepository;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -44,13 +47,30 @@ public class TrustEventConsumer {
     @Inject
     TrustCounterRepository counters;
 
+    /**
+     * Mandate events arrive in poll batches and only {@code signed_by_both} counts, so a record whose text
+     * does not even contain that word is skipped without decoding (most of the topic: proposals,
+     * signatures, completions); the counted ones of a batch share one transaction, in order.
+     */
     @Incoming(MANDATE_CHANNEL)
-    public Uni<Void> onMandateEvent(String payload) {
-        MandateEvent e = decode(payload, MandateEvent.class);
-        if (e == null || !(SIGNED_BY_BOTH.equals(e.type()) || "signed_by_both".equals(e.toState()))) {
+    public Uni<Void> onMandateEvents(List<String> payloads) {
+        List<MandateEvent> counted = new ArrayList<>();
+        for (String payload : payloads) {
+            if (payload == null || !payload.contains("signed_by_both")) {
+                continue;
+            }
+            MandateEvent e = decode(payload, MandateEvent.class);
+            if (e != null && (SIGNED_BY_BOTH.equals(e.type()) || "signed_by_both".equals(e.toState()))) {
+                counted.add(e);
+            }
+        }
+        if (counted.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return once(e.eventId(), tx -> counters.drsReceipt(tx, e.aggregateId(), e.eventId(), e.occurredAt()));
+        return retried(pool.withTransaction(conn -> Multi.createFrom().iterable(counted)
+                .onItem().transformToUniAndConcatenate(e -> idempotent.once(conn, e.eventId(), CONSUMER,
+                        tx -> counters.drsReceipt(tx, e.aggregateId(), e.eventId(), e.occurredAt())))
+                .collect().last()), counted.size() + " signed_by_both event(s)");
     }
 
     @Incoming(ANCHOR_CHANNEL)
@@ -80,8 +100,13 @@ public class TrustEventConsumer {
     }
 
     private Uni<Void> once(UUID eventId, Function<SqlClient, Uni<?>> effect) {
-        return pool.withTransaction(conn -> idempotent.once(conn, eventId, CONSUMER, effect))
-                .onFailure().invoke(f -> LOG.warnf("trust counter update for event %s failed, retrying: %s", eventId, f.getMessage()))
+        return retried(pool.withTransaction(conn -> idempotent.once(conn, eventId, CONSUMER, effect)), "event " + eventId);
+    }
+
+    /** A database outage is waited out (the offset does not move), never skipped. */
+    private static Uni<Void> retried(Uni<?> work, String what) {
+        return work
+                .onFailure().invoke(f -> LOG.warnf("trust counter update for %s failed, retrying: %s", what, f.getMessage()))
                 .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(30)).indefinitely()
                 .replaceWithVoid();
     }
