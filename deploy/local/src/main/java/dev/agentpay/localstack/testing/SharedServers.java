@@ -25,8 +25,7 @@ public final class SharedServers {
     public static synchronized PostgresServer postgres() {
         if (postgres == null) {
             Path dir = RepoPaths.testScratch("pg");
-            postgres = PostgresServer.start(dir.resolve("data"), Ports.free());
-            Runtime.getRuntime().addShutdownHook(new Thread(postgres::close, "stop-test-postgres"));
+            postgres = PostgresServer.start(dir.resolve("data"), Ports.free()); // stopped at JVM exit by PostgresServer itself
         }
         return postgres;
     }
