@@ -25,6 +25,8 @@ import java.util.function.Supplier;
  * java -jar bench/target/bench-0.1.0-SNAPSHOT.jar [--env .local/stack.env] [--duration 20] [--concurrency 32]
  *      [--rate N] scenario...
  * </pre>
+ * Both modes first run {@code --warmup} seconds (default 5) of the same load and discard them: the
+ * driver's own class loading, JIT and connection set-up otherwise show up as the server's latency.
  * Scenarios: {@code gateway-overhead} (the same GET through the gateway and directly),
  * {@code discovery-get}, {@code create-mandate}, {@code signed-mandate}.
  */
@@ -56,7 +58,7 @@ public final class Bench {
             for (Map.Entry<String, Supplier<Future<?>>> op : s.ops(name).entrySet()) {
                 LoadDriver.Result r = rate == null
                         ? driver.closedLoop(op.getKey(), concurrency, warmup, duration, op.getValue())
-                        : driver.constantRate(op.getKey(), rate, duration, op.getValue());
+                        : driver.constantRate(op.getKey(), rate, warmup, duration, op.getValue());
                 System.out.println(r.markdownRow());
             }
         }

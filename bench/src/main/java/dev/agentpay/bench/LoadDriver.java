@@ -66,7 +66,11 @@ public final class LoadDriver {
         });
     }
 
-    public Result constantRate(String name, int perSecond, Duration duration, Supplier<Future<?>> op) {
+    /** Issues {@code perSecond} operations a second for {@code warmup} (not recorded), then for {@code duration}. */
+    public Result constantRate(String name, int perSecond, Duration warmup, Duration duration, Supplier<Future<?>> op) {
+        if (!warmup.isZero()) {
+            constantRate(name, perSecond, Duration.ZERO, warmup, op);
+        }
         Recorder recorder = new Recorder(3);
         AtomicLong errors = new AtomicLong();
         AtomicLong done = new AtomicLong();

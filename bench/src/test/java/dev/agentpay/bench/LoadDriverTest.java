@@ -39,11 +39,22 @@ class LoadDriverTest {
     @Test
     void constantRateIssuesTheScheduleAndCountsFailures() {
         AtomicInteger n = new AtomicInteger();
-        LoadDriver.Result r = new LoadDriver(vertx).constantRate("mixed", 100, Duration.ofSeconds(2),
+        LoadDriver.Result r = new LoadDriver(vertx).constantRate("mixed", 100, Duration.ZERO, Duration.ofSeconds(2),
                 () -> n.incrementAndGet() % 10 == 0 ? Future.failedFuture("boom") : delayed(5));
         assertThat(r.ops()).isEqualTo(200);
         assertThat(r.errors()).isEqualTo(20);
         assertThat(r.p50()).isGreaterThanOrEqualTo(5.0);
+    }
+
+    @Test
+    void constantRateWarmsUpWithoutRecordingIt() {
+        AtomicInteger n = new AtomicInteger();
+        // the first 100 calls (the warm-up second) are slow and fail; only the 100 after them count
+        LoadDriver.Result r = new LoadDriver(vertx).constantRate("warm", 100, Duration.ofSeconds(1), Duration.ofSeconds(1),
+                () -> n.incrementAndGet() <= 100 ? Future.failedFuture("cold") : delayed(5));
+        assertThat(n.get()).isEqualTo(200);
+        assertThat(r.ops()).isEqualTo(100);
+        assertThat(r.errors()).isZero();
     }
 
     @Test

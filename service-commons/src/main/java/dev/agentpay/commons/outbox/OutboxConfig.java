@@ -13,11 +13,18 @@ public interface OutboxConfig {
     boolean relayEnabled();
 
     /**
-     * Interval of the safety-net poll (e.g. {@code 1s}); commits wake the relay at once through
-     * LISTEN/NOTIFY, so this only bounds the delay when that connection is down.
+     * Interval of the safety-net poll (e.g. {@code 1s}); commits through {@link Outbox} wake the relay
+     * at once, so this only bounds the delay for rows nobody woke it for (e.g. a wake lost to a crash).
      */
     @WithDefault("1s")
     String pollInterval();
+
+    /**
+     * How soon a relay that found another replica holding the relay lock tries again; bounds how long a
+     * commit on this replica can wait behind another replica's round.
+     */
+    @WithDefault("20ms")
+    Duration lockRetry();
 
     /** Most events published per relay round trip. */
     @WithDefault("500")

@@ -16,7 +16,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
-import io.vertx.pgclient.PgConnection;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -36,9 +35,13 @@ import org.jboss.logging.Logger;
 /**
  * Publishes committed outbox rows to Kafka in commit order, keyed by aggregate id, and marks them
  * published only after the broker acknowledged them (at-least-once; consumers dedupe by event id).
- * Woken by {@code NOTIFY outbox_event} on every commit, with a slow poll ({@link OutboxSchedule}) as
- * the safety net. A transaction-scoped advisory lock keeps one relay per database at a time, so
- * scaled-out replicas never reorder an aggregate's events. Each record carries {@code event-id},
+ * Woken in-process right after each commit that wrote an event ({@link Outbox}), with a slow poll
+ * ({@link OutboxSchedule}) as the safety net. A transaction-scoped advisory lock keeps one relay per
+ * database at a time, so scaled-out replicas never reorder an aggregate's events; a replica woken while
+ * another holds the lock tries again shortly, which is how another replica's commits get published
+ * promptly. There is deliberately no {@code NOTIFY}: a transaction that notifies takes PostgreSQL's
+ * notify-queue lock at commit and holds it through its WAL flush, which serializes every writer's
+ * commit (see bench/RESULTS.md, "Mandates"). Each record carries {@code event-id},
  * {@code event-type} and, when the row recorded a trace, a {@code traceparent} naming the relay's
  * producer span (a child of the writer's span).
  */
@@ -52,6 +55,9 @@ public class OutboxRelay {
     private static final AttributeKey<String> MESSAGING_SYSTEM = AttributeKey.stringKey("messaging.system");
     private static final AttributeKey<String> DESTINATION = AttributeKey.stringKey("messaging.destination.name");
     private static final long RELAY_LOCK = 0x6f7574626f78L; // "outbox"
+
+    /** What {@link #relayBatch()} returns when another relay holds the lock. */
+    public static final int LOCK_BUSY = -1;
 
     @Inject
     Pool pool;
@@ -67,6 +73,9 @@ public class OutboxRelay {
     OutboxConfig config;
 
     @Inject
+    Outbox outbox;
+
+    @Inject
     Tracer tracer;
 
     @Inject
@@ -76,7 +85,6 @@ public class OutboxRelay {
     private final AtomicBoolean again = new AtomicBoolean();
     private volatile boolean started;
     private volatile boolean stopping;
-    private volatile SqlConnection listener;
 
     /** Runs after the messaging layer has connected its emitters (observers run in priority order). */
     void start(@Observes @Priority(Integer.MAX_VALUE - 100) StartupEvent ev) {
@@ -84,55 +92,12 @@ public class OutboxRelay {
             return;
         }
         started = true;
-        listen();
+        outbox.whenCommitted(this::wake);
+        wake(); // rows committed while this instance was down
     }
 
     void stop(@Observes ShutdownEvent ev) {
         stopping = true;
-        SqlConnection l = listener;
-        if (l != null) {
-            l.closeAndForget();
-        }
-    }
-
-    /**
-     * Holds one pooled connection that LISTENs for {@code outbox_event}, so a commit anywhere (this
-     * instance or another) wakes the relay at once; reconnects after a second when it drops.
-     */
-    private void listen() {
-        if (stopping) {
-            return;
-        }
-        pool.getConnection().subscribe().with(conn -> {
-            PgConnection pg = PgConnection.cast(conn.getDelegate());
-            pg.notificationHandler(n -> wake());
-            pg.closeHandler(v -> {
-                listener = null;
-                relisten();
-            });
-            conn.query("LISTEN outbox_event").execute().subscribe().with(rs -> {
-                listener = conn;
-                LOG.debug("outbox relay listening for commits");
-                wake();
-            }, e -> {
-                LOG.warnf("outbox LISTEN failed, polling until it works: %s", e.getMessage());
-                conn.closeAndForget();
-            });
-        }, e -> {
-            LOG.warnf("outbox LISTEN connection failed, polling until it works: %s", e.getMessage());
-            relisten();
-        });
-    }
-
-    private void relisten() {
-        if (!stopping) {
-            vertx.setTimer(1000, id -> listen());
-        }
-    }
-
-    /** Whether the LISTEN connection is up (commits wake the relay without waiting for a poll). */
-    public boolean listening() {
-        return listener != null;
     }
 
     /** The safety-net poll; nothing happens before the application has started. */
@@ -156,7 +121,12 @@ public class OutboxRelay {
         relayBatch().subscribe().with(
                 n -> {
                     running.set(false);
-                    if (n >= config.batchSize() || again.get()) {
+                    if (n == LOCK_BUSY) {
+                        // another replica is relaying; our commits may have missed its snapshot
+                        if (!stopping) {
+                            vertx.setTimer(config.lockRetry().toMillis(), id -> wake());
+                        }
+                    } else if (n >= config.batchSize() || again.get()) {
                         wake();
                     }
                 },
@@ -166,12 +136,12 @@ public class OutboxRelay {
                 });
     }
 
-    /** Publishes up to one batch; returns how many rows it published. */
+    /** Publishes up to one batch; returns how many rows it published, or {@link #LOCK_BUSY}. */
     public Uni<Integer> relayBatch() {
         return pool.withTransaction(conn -> conn.preparedQuery("select pg_try_advisory_xact_lock($1)")
                 .execute(Tuple.of(RELAY_LOCK))
-                .flatMap(rs -> rs.iterator().next().getBoolean(0) ? publishLocked(conn) : Uni.createFrom().item(0)))
-                .invoke(metrics::published); // counted once the rows are marked published (committed)
+                .flatMap(rs -> rs.iterator().next().getBoolean(0) ? publishLocked(conn) : Uni.createFrom().item(LOCK_BUSY)))
+                .invoke(n -> metrics.published(Math.max(n, 0))); // counted once the rows are marked published (committed)
     }
 
     private Uni<Integer> publishLocked(SqlConnection conn) {
