@@ -82,8 +82,10 @@ public final class KafkaServer implements AutoCloseable {
                     throw new IllegalStateException("kafka storage format failed; see " + log);
                 }
             }
+            // Full tiered JIT: the broker serves every service's traffic for the whole run, and C1-only code
+            // cost it ~40 % of a CPU at 300 mandate creates/s (bench/RESULTS.md).
             List<String> cmd = new ArrayList<>(List.of(java, "-Xms128m", "-Xmx512m", "-XX:+UseSerialGC",
-                    "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true", "kafka.Kafka", props.toString()));
+                    "-Djava.awt.headless=true", "kafka.Kafka", props.toString()));
             ManagedProcess mp = ManagedProcess.start("kafka", cmd, env, dir, log);
             Ports.awaitListening(port, Duration.ofSeconds(90), mp);
             KafkaServer server = new KafkaServer(mp, port);
