@@ -2,7 +2,8 @@
 // the official `x402` package's facilitator functions, settling `exact` EVM payments on the local
 // base chain (anvil, chain id 8453). In production an operator points the services at a hosted one.
 //
-// Env: PORT, BASE_RPC_URL, FACILITATOR_PRIVATE_KEY (pays gas for transferWithAuthorization).
+// Env: PORT, BASE_RPC_URL, FACILITATOR_PRIVATE_KEY (pays gas for transferWithAuthorization),
+// RECEIPT_POLL_MS (how often a settle polls for its transaction's receipt; default 100).
 import http from 'node:http';
 import { verify, settle } from 'x402/facilitator';
 import { createPublicClient, createWalletClient, http as viemHttp, publicActions } from 'viem';
@@ -16,9 +17,12 @@ if (!rpc || !key) {
   console.error('BASE_RPC_URL and FACILITATOR_PRIVATE_KEY are required');
   process.exit(2);
 }
+// viem derives its polling from base's 2 s block time (1 s), so a settle whose first receipt lookup came
+// a moment before the local chain mined the transfer waited a whole second; local blocks come sooner.
+const pollingInterval = Number(process.env.RECEIPT_POLL_MS || 100);
 const chain = { ...base, rpcUrls: { default: { http: [rpc] } } };
-const client = createPublicClient({ chain, transport: viemHttp(rpc) });
-const signer = createWalletClient({ chain, transport: viemHttp(rpc), account: privateKeyToAccount(key) })
+const client = createPublicClient({ chain, transport: viemHttp(rpc), pollingInterval });
+const signer = createWalletClient({ chain, transport: viemHttp(rpc), account: privateKeyToAccount(key), pollingInterval })
   .extend(publicActions);
 
 const supported = { kinds: [{ x402Version: 1, scheme: 'exact', network: 'base' }] };

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * {@code invoice-service/target/x402-bench.md}.
  *
  * <pre>./mvnw -B -o -pl invoice-service -am verify -Dtest=X402Bench -Dsurefire.failIfNoSpecifiedTests=false
- *   [-Dbench.x402.duration=10 -Dbench.x402.concurrency=16 -Dbench.x402.paid=30]</pre>
+ *   [-Dbench.x402.duration=10 -Dbench.x402.concurrency=16 -Dbench.x402.paid=30 -Dbench.x402.paidWarmup=30]</pre>
  */
 @QuarkusTest
 @WithTestResource(PostgresTestResource.class)
@@ -61,6 +61,7 @@ class X402Bench {
             cfg.put("duration", Integer.getInteger("bench.x402.duration", 10));
             cfg.put("concurrency", Integer.getInteger("bench.x402.concurrency", 16));
             cfg.put("paid", Integer.getInteger("bench.x402.paid", 30));
+            cfg.put("paidWarmup", Integer.getInteger("bench.x402.paidWarmup", 30));
             Process p = new ProcessBuilder("node", "driver.mjs", cfg.toString()).directory(benchDir.toFile())
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -91,6 +92,16 @@ class X402Bench {
             }
             sb.append(String.format("| %s | %d | %.1f | %.1f | %.1f |%n", phase, t.count(), pct.getOrDefault(0.5, -1.0),
                     pct.getOrDefault(0.9, -1.0), pct.getOrDefault(0.99, -1.0)));
+        }
+        for (String path : List.of("/verify", "/settle")) {
+            io.micrometer.core.instrument.Timer t = meters.find("x402.facilitator").tag("path", path).tag("outcome", "answered").timer();
+            assertThat(t).as("x402.facilitator timer " + path).isNotNull();
+            java.util.Map<Double, Double> pct = new java.util.HashMap<>();
+            for (io.micrometer.core.instrument.distribution.ValueAtPercentile v : t.takeSnapshot().percentileValues()) {
+                pct.put(v.percentile(), v.value(TimeUnit.MILLISECONDS));
+            }
+            sb.append(String.format("| facilitator %s round trip | %d | %.1f | %.1f | %.1f |%n", path, t.count(),
+                    pct.getOrDefault(0.5, -1.0), pct.getOrDefault(0.9, -1.0), pct.getOrDefault(0.99, -1.0)));
         }
         return sb.toString();
     }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.invoice.x402.config.X402Config;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.client.WebClientOptions;
@@ -18,6 +20,9 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jboss.logging.Logger;
 
@@ -72,6 +77,11 @@ public class FacilitatorClient {
 
     @Inject
     Vertx vertx;
+
+    @Inject
+    MeterRegistry meters;
+
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
     private WebClient client;
 
@@ -131,9 +141,23 @@ public class FacilitatorClient {
         if (config.facilitator().authHeader().isPresent() && config.facilitator().authValue().isPresent()) {
             req.putHeader(config.facilitator().authHeader().get(), config.facilitator().authValue().get());
         }
-        return req.sendBuffer(Buffer.buffer(body.toString()))
+        Buffer payload = Buffer.buffer(body.toString());
+        return Uni.createFrom().deferred(() -> {
+            long t0 = System.nanoTime();
+            return req.sendBuffer(payload)
+                    .onTermination().invoke((r, t, c) -> timer(path, t == null ? "answered" : "failed")
+                            .record(System.nanoTime() - t0, TimeUnit.NANOSECONDS));
+        })
                 .onFailure().transform(t -> classify(path, t))
                 .map(r -> answer(path, r));
+    }
+
+    /** {@code x402.facilitator}: one request's round trip as seen from here (retries are separate requests). */
+    private Timer timer(String path, String outcome) {
+        return timers.computeIfAbsent(path + " " + outcome, k -> Timer.builder("x402.facilitator")
+                .description("round trip of one request to the x402 facilitator")
+                .tag("path", path).tag("outcome", outcome)
+                .publishPercentiles(0.5, 0.9, 0.99).register(meters));
     }
 
     private static RuntimeException classify(String path, Throwable t) {
