@@ -90,6 +90,27 @@ class InvoiceApiTest {
     }
 
     @Test
+    void concurrentSameAmountInvoicesEachTakeTheirOwnPayableAmount() throws Exception {
+        // 16 at once race for the same lowest free amounts: the losers of each race take the next one
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(16);
+        try {
+            List<java.util.concurrent.Future<JsonPath>> calls = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                calls.add(pool.submit(() -> create(key, "{\"amount\": 4.75, \"chain\": \"arbitrum\"}")));
+            }
+            java.util.Set<Long> payables = new java.util.HashSet<>();
+            for (var call : calls) {
+                long p = Long.parseLong(call.get(60, java.util.concurrent.TimeUnit.SECONDS).getString("data.paymentDetails.payableAtomic"));
+                assertThat(p).isGreaterThanOrEqualTo(4_750_000L).isLessThan(4_760_000L);
+                payables.add(p);
+            }
+            assertThat(payables).hasSize(16);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void onlyAmountAndChainAreRequired() {
         JsonPath p = create(key, "{\"amount\": 1, \"chain\": \"BASE\"}");
         assertThat(p.getString("data.currency")).isEqualTo("USDC");

@@ -80,6 +80,18 @@ public class PaymentRepository {
                 .execute(Tuple.of(id, txHash, payer, ts(at))).map(rs -> rs.rowCount() == 1);
     }
 
+    /**
+     * {@link #markSettled} returning the row, which the update also locks for the rest of the caller's
+     * transaction (one round trip instead of an update and a {@code select ... for update}); null when
+     * the payment was already further.
+     */
+    public Uni<X402Payment> markSettledAndLock(SqlClient c, UUID id, String txHash, String payer, Instant at) {
+        return c.preparedQuery("update x402_payment set state = 'SETTLED', tx_hash = coalesce($2, tx_hash),"
+                        + " payer = coalesce($3, payer), failure_code = null, failure_message = null,"
+                        + " updated_at = $4 where id = $1 and state in ('SETTLING', 'FAILED') returning " + COLUMNS)
+                .execute(Tuple.of(id, txHash, payer, ts(at))).map(PaymentRepository::first);
+    }
+
     /** SETTLED to COMPLETED with its invoice (created or checked); false when it was no longer SETTLED. */
     public Uni<Boolean> markCompleted(SqlClient c, UUID id, UUID invoiceId, Instant at) {
         return c.preparedQuery("update x402_payment set state = 'COMPLETED', invoice_id = $2, updated_at = $3"

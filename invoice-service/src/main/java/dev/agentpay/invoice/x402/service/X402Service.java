@@ -158,9 +158,10 @@ public class X402Service {
                 .invoke(x -> phase("verify", t0))
                 .map(v -> (Object) v)
                 .onFailure().recoverWithItem(t -> t);
-        return Uni.combine().all().unis(claim, verify).asTuple()
-                .flatMap(both -> both.getItem1()
-                        ? settleVerified(row, payment, requirement, both.getItem2())
+        // verify is subscribed first: it is the longer of the two, so its request leaves before the claim's
+        return Uni.combine().all().unis(verify, claim).asTuple()
+                .flatMap(both -> both.getItem2()
+                        ? settleVerified(row, payment, requirement, both.getItem1())
                         : replay(row.key()))
                 .onFailure(PaymentRefused.class)
                 .recoverWithItem(t -> refused(cap, resourceUrl, reqs, (PaymentRefused) t))
@@ -210,7 +211,7 @@ public class X402Service {
                                 long t2 = System.nanoTime();
                                 return settledAndCompleted(row, tx, payer)
                                         .invoke(x -> phase("complete", t2))
-                                        .flatMap(invoiceId -> success(row.capability(), invoiceId, tx, payer, payment));
+                                        .flatMap(done -> success(row.capability(), done, tx, payer, payment));
                             });
                 });
     }
@@ -221,23 +222,26 @@ public class X402Service {
      * the result. A crash before either commit leaves SETTLING, which the reconciler settles from the
      * chain's own record of the authorization.
      */
-    private Uni<UUID> settledAndCompleted(X402Payment row, String tx, String payer) {
-        return pool.withTransaction(c -> payments.markSettled(c, row.id(), tx, payer, Instant.now())
-                        .flatMap(ok -> {
-                            if (!ok) {
+    private Uni<Completion> settledAndCompleted(X402Payment row, String tx, String payer) {
+        return pool.withTransaction(c -> payments.markSettledAndLock(c, row.id(), tx, payer, Instant.now())
+                        .flatMap(settled -> {
+                            if (settled == null) {
                                 LOG.errorf("x402 payment %s settled in %s but its row moved on", row.id(), tx);
+                                return completeIn(c, row.id());
                             }
-                            return completeIn(c, row.id());
+                            return completeWith(c, settled);
                         }))
                 .onFailure().recoverWithUni(t -> {
                     LOG.warnf("x402 payment %s settled (%s) but its result failed: %s; completing separately",
                             row.id(), tx, t.getMessage());
                     return pool.withTransaction(c -> payments.markSettled(c, row.id(), tx, payer, Instant.now()))
                             .flatMap(ok -> complete(row.id()))
+                            .map(id -> new Completion(id, null))
                             .onFailure().transform(e -> new ApiException(503, "result_pending", "the payment settled (transaction "
                                     + tx + ") but its result could not be written yet; it is completed automatically"));
                 })
-                .flatMap(id -> id != null ? Uni.createFrom().item(id) : completedInvoice(row.id()));
+                .flatMap(done -> done != null ? Uni.createFrom().item(done)
+                        : completedInvoice(row.id()).map(id -> new Completion(id, null)));
     }
 
     /** Records why the money did not move (the key is free again), unless the outcome is unknown. */
@@ -277,23 +281,31 @@ public class X402Service {
      */
     public Uni<UUID> complete(UUID paymentId) {
         return pool.withTransaction(tx -> completeIn(tx, paymentId))
-                .flatMap(id -> id != null ? Uni.createFrom().item(id) : completedInvoice(paymentId));
+                .flatMap(done -> done != null ? Uni.createFrom().item(done.invoiceId()) : completedInvoice(paymentId));
+    }
+
+    /**
+     * What completing a payment produced: its invoice id, and the invoice itself when this call created it
+     * (the answer is then built without reading it back).
+     */
+    private record Completion(UUID invoiceId, InvoiceView created) {
     }
 
     /** In the caller's transaction: the result of a SETTLED payment and its COMPLETED state; null if not SETTLED. */
-    private Uni<UUID> completeIn(io.vertx.mutiny.sqlclient.SqlClient tx, UUID paymentId) {
-        return payments.lockIn(tx, paymentId, PaymentState.SETTLED).flatMap(p -> {
-            if (p == null) {
-                return Uni.createFrom().<UUID>nullItem();
-            }
-            Instant now = Instant.now();
-            if (p.capability() == Capability.INVOICE) {
-                return invoiceService.create(tx, config.invoices().owner(), requests.newInvoice(p.request()))
-                        .flatMap(view -> payments.markCompleted(tx, paymentId, view.id(), now).replaceWith(view.id()));
-            }
-            UUID invoiceId = UUID.fromString(p.request().get("invoice_id").asText());
-            return payments.markCompleted(tx, paymentId, invoiceId, now).replaceWith(invoiceId);
-        });
+    private Uni<Completion> completeIn(io.vertx.mutiny.sqlclient.SqlClient tx, UUID paymentId) {
+        return payments.lockIn(tx, paymentId, PaymentState.SETTLED)
+                .flatMap(p -> p == null ? Uni.createFrom().<Completion>nullItem() : completeWith(tx, p));
+    }
+
+    /** {@link #completeIn} for a payment already locked in {@code tx} in state SETTLED. */
+    private Uni<Completion> completeWith(io.vertx.mutiny.sqlclient.SqlClient tx, X402Payment p) {
+        Instant now = Instant.now();
+        if (p.capability() == Capability.INVOICE) {
+            return invoiceService.create(tx, config.invoices().owner(), requests.newInvoice(p.request()))
+                    .flatMap(view -> payments.markCompleted(tx, p.id(), view.id(), now).replaceWith(new Completion(view.id(), view)));
+        }
+        UUID invoiceId = UUID.fromString(p.request().get("invoice_id").asText());
+        return payments.markCompleted(tx, p.id(), invoiceId, now).replaceWith(new Completion(invoiceId, null));
     }
 
     private Uni<UUID> completedInvoice(UUID paymentId) {
@@ -305,12 +317,17 @@ public class X402Service {
         });
     }
 
-    private Uni<X402Result> success(Capability cap, UUID invoiceId, String tx, String payer, DecodedPayment payment) {
-        return invoices.find(pool, invoiceId).map(inv -> {
+    private Uni<X402Result> success(Capability cap, Completion done, String tx, String payer, DecodedPayment payment) {
+        // an invoice this call just created answers from what was written; a paid invoice is read back
+        Uni<JsonNode> result = cap == Capability.INVOICE && done.created() != null
+                ? Uni.createFrom().item(invoiceResult(done.created().id(), done.created().status()))
+                : invoices.find(pool, done.invoiceId())
+                        .map(inv -> cap == Capability.INVOICE ? invoiceResult(inv) : settleResult(inv));
+        return result.map(r -> {
             ObjectNode body = JSON.createObjectNode();
             body.put("success", true);
             body.put("capability", cap.value());
-            body.set("result", cap == Capability.INVOICE ? invoiceResult(inv) : settleResult(inv));
+            body.set("result", r);
             Map<String, String> headers = new LinkedHashMap<>();
             headers.put("X-PAYMENT-RESPONSE", paymentResponse(tx, payment.network(), payer));
             if (payment.version() == 2) {
@@ -321,9 +338,13 @@ public class X402Service {
     }
 
     static JsonNode invoiceResult(Invoice inv) {
+        return invoiceResult(inv.id(), inv.status().name());
+    }
+
+    private static JsonNode invoiceResult(UUID id, String status) {
         ObjectNode r = JSON.createObjectNode();
-        r.put("id", inv.id().toString());
-        r.put("status", inv.status().name());
+        r.put("id", id.toString());
+        r.put("status", status);
         return r;
     }
 
