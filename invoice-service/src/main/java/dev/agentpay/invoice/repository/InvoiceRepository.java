@@ -14,7 +14,9 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 /** Invoices and their payable-amount reservations, in raw reactive SQL (callers pass their transaction). */
@@ -77,38 +79,30 @@ public class InvoiceRepository {
                 });
     }
 
-    /** What {@link #reserveFirstFree} found: the amount taken, or null with whether any was free to try. */
-    public record Reservation(BigInteger taken, boolean anyFree) {
+    /** Payable amounts in {@code [from, to)} that an invoice holds now (pending, or settled after {@code cutoff}). */
+    public Uni<Set<BigInteger>> heldPayables(SqlClient c, String chain, BigInteger from, BigInteger to, Instant cutoff) {
+        return c.preparedQuery("select payable_atomic from payable_reservation where chain = $1 and payable_atomic >= $2"
+                        + " and payable_atomic < $3 and (released_at is null or released_at >= $4)")
+                .execute(Tuple.of(chain, new BigDecimal(from), new BigDecimal(to), ts(cutoff)))
+                .map(rs -> {
+                    Set<BigInteger> out = new HashSet<>();
+                    rs.forEach(r -> out.add(r.getBigDecimal(0).toBigIntegerExact()));
+                    return out;
+                });
     }
 
     /**
-     * Takes the lowest payable amount in {@code [from, to)} that is free (never held, or released before
-     * {@code cutoff}) for an invoice, in one statement: the search runs in the database, so the held amounts
-     * never travel to the service. Atomic against concurrent takers through the primary key: when another
-     * transaction took the same amount first, nothing is taken and {@code anyFree} is true (try again).
+     * Takes a payable amount for an invoice if it is free (never held, or released before {@code cutoff});
+     * atomic against concurrent takers through the primary key.
      */
-    public Uni<Reservation> reserveFirstFree(SqlClient c, String chain, BigInteger from, BigInteger to, UUID invoiceId,
-            Instant cutoff) {
-        return c.preparedQuery("""
-                        with candidate as (
-                            select s.v from generate_series($2::numeric, $3::numeric - 1) as s(v)
-                            where not exists (select 1 from payable_reservation r where r.chain = $1 and r.payable_atomic = s.v
-                                and (r.released_at is null or r.released_at >= $4))
-                            order by s.v limit 1),
-                        taken as (
-                            insert into payable_reservation (chain, payable_atomic, invoice_id, released_at)
-                            select $1, v, $5, null from candidate
-                            on conflict (chain, payable_atomic) do update set invoice_id = excluded.invoice_id, released_at = null
-                            where payable_reservation.released_at is not null and payable_reservation.released_at < $4
-                            returning payable_atomic)
-                        select (select payable_atomic from taken), exists (select 1 from candidate)
-                        """)
-                .execute(Tuple.of(chain, new BigDecimal(from), new BigDecimal(to), ts(cutoff), invoiceId))
-                .map(rs -> {
-                    Row r = rs.iterator().next();
-                    BigDecimal taken = r.getBigDecimal(0);
-                    return new Reservation(taken == null ? null : taken.toBigIntegerExact(), r.getBoolean(1));
-                });
+    public Uni<Boolean> tryReserve(SqlClient c, String chain, BigInteger payable, UUID invoiceId, Instant cutoff) {
+        return c.preparedQuery("insert into payable_reservation (chain, payable_atomic, invoice_id, released_at)"
+                        + " values ($1, $2, $3, null) on conflict (chain, payable_atomic) do update"
+                        + " set invoice_id = excluded.invoice_id, released_at = null"
+                        + " where payable_reservation.released_at is not null and payable_reservation.released_at < $4"
+                        + " returning invoice_id")
+                .execute(Tuple.of(chain, new BigDecimal(payable), invoiceId, ts(cutoff)))
+                .map(rs -> rs.rowCount() == 1);
     }
 
     /** The pending invoice holding this payable amount, locked. */

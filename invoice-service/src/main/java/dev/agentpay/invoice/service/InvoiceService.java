@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.UUID;
 
 /** Creating and reading invoices; every state change commits with its outbox event. */
@@ -133,16 +134,24 @@ public class InvoiceService {
     private Uni<BigInteger> reserve(SqlClient tx, String chain, BigInteger atomic, UUID invoiceId, int attempt) {
         Instant cutoff = Instant.now().minus(config.matching().amountHold());
         BigInteger end = atomic.add(BigInteger.valueOf(config.matching().suffixRange()));
-        return invoices.reserveFirstFree(tx, chain, atomic, end, invoiceId, cutoff).flatMap(r -> {
-            if (r.taken() != null) {
-                return Uni.createFrom().item(r.taken());
-            }
-            if (!r.anyFree() || attempt >= 20) {
+        return invoices.heldPayables(tx, chain, atomic, end, cutoff).flatMap(held -> {
+            BigInteger candidate = firstFree(atomic, end, held);
+            if (candidate == null || attempt >= 20) {
                 return Uni.createFrom().failure(new ApiException(409, "payable_amount_exhausted",
                         "amount: too many open invoices of this amount on " + chain + "; try a slightly different amount"));
             }
-            return reserve(tx, chain, atomic, invoiceId, attempt + 1); // a concurrent invoice took it first
+            return invoices.tryReserve(tx, chain, candidate, invoiceId, cutoff)
+                    .flatMap(ok -> ok ? Uni.createFrom().item(candidate) : reserve(tx, chain, atomic, invoiceId, attempt + 1));
         });
+    }
+
+    private static BigInteger firstFree(BigInteger from, BigInteger end, Set<BigInteger> held) {
+        for (BigInteger v = from; v.compareTo(end) < 0; v = v.add(BigInteger.ONE)) {
+            if (!held.contains(v)) {
+                return v;
+            }
+        }
+        return null;
     }
 
     private int limit(String v) {
