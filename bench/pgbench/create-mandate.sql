@@ -1,5 +1,5 @@
 -- The raw PostgreSQL ceiling for POST /v1/mandates: the same three rows in one transaction
--- (mandate, its creation transition, its outbox event with the NOTIFY trigger), with sizes like the
+-- (mandate, its creation transition, its outbox event; the outbox has no trigger since platform V1.2), with sizes like the
 -- bench scenario's. Run by bench/pgbench/ceiling.sh against a copy of mandate-service's schema.
 \set n random(1, 9000000000000)
 BEGIN;

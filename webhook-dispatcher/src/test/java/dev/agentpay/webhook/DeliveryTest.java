@@ -277,7 +277,9 @@ class DeliveryTest {
     void oneResourceInOrderOthersNotBlocked() {
         TestPartner p = TestPartners.register(registry);
         String path = path();
-        receiver.script(path, Answer.of(500));
+        // the first event's retry waits 3 s (Retry-After), so the other resource's event is consumed before it
+        // even when the consumer is cold; with the 1 s schedule the order depended on the consumer's speed
+        receiver.script(path, new Answer(429, Map.of("Retry-After", "3")));
         Api.subscribe(p, receiver.url(path), List.of("mandate.proposed", "mandate.signed_by_proposer"), RAW_SECRET);
         String m = "mnd_" + UUID.randomUUID();
         MandateEvent first = TestEvents.mandate("mandate.proposed", m, p.id());

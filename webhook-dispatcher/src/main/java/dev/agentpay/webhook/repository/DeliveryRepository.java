@@ -65,9 +65,9 @@ public class DeliveryRepository {
      * {@link #fanOut} for a whole poll batch in one statement, inside {@code tx}: marks each event
      * processed for {@code consumer} and, for the events not marked before, stores the envelope and one
      * pending delivery per matching subscription, in input order (delivery {@code seq} follows it).
-     * Event ids must be distinct. Emits how many events were new.
+     * Event ids must be distinct. Emits how many events were new and how many deliveries were queued.
      */
-    public Uni<Integer> fanOutBatch(SqlClient tx, String consumer, List<FanOutEvent> events) {
+    public Uni<FanOutResult> fanOutBatch(SqlClient tx, String consumer, List<FanOutEvent> events) {
         int n = events.size();
         UUID[] ids = new UUID[n];
         String[] types = new String[n];
@@ -104,13 +104,20 @@ public class DeliveryRepository {
                         queued as (
                             insert into webhook_delivery (id, subscription_id, event_id, ordering_key)
                             select gen_random_uuid(), subscription_id, id, ordering_key from matched order by n, subscription_id
-                            on conflict do nothing)
-                        select count(*)::int from fresh
+                            on conflict do nothing returning 1)
+                        select (select count(*)::int from fresh), (select count(*)::int from queued)
                         """)
                 .execute(Tuple.tuple().addArrayOfUUID(ids).addArrayOfString(types).addArrayOfString(aggregates)
                         .addArrayOfString(partners).addArrayOfBoolean(broadcast).addArrayOfString(keys)
                         .addArrayOfString(bodies).addString(consumer))
-                .map(rs -> rs.iterator().next().getInteger(0));
+                .map(rs -> {
+                    Row r = rs.iterator().next();
+                    return new FanOutResult(r.getInteger(0), r.getInteger(1));
+                });
+    }
+
+    /** What a fan-out stored: events seen for the first time, and pending deliveries queued for them. */
+    public record FanOutResult(int newEvents, int queuedDeliveries) {
     }
 
     /** What the worker needs to send one claimed attempt. */

@@ -19,7 +19,7 @@ import java.util.UUID;
  * Turns input events into pending deliveries: for each event the envelope, one delivery row per
  * matching subscription and the processed-event mark are written in the same transaction, so a
  * redelivered Kafka record fans out once. A Kafka poll batch is one statement in one transaction (in
- * order); the worker is woken after the commit.
+ * order); the worker is woken after a commit that queued deliveries.
  */
 @ApplicationScoped
 public class FanOutService {
@@ -57,7 +57,13 @@ public class FanOutService {
         }
         return deliveries.pool()
                 .withTransaction(tx -> deliveries.fanOutBatch(tx, CONSUMER, new ArrayList<>(events.values())))
-                .invoke(n -> worker.wake());
+                // a batch that matched no subscription queued nothing: no claim round for it
+                .invoke(r -> {
+                    if (r.queuedDeliveries() > 0) {
+                        worker.wake();
+                    }
+                })
+                .map(DeliveryRepository.FanOutResult::newEvents);
     }
 
     /** The delivered body: {@code {id, type, data, createdAt}}, serialized once and stored as sent. */
