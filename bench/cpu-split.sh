@@ -31,7 +31,8 @@ secs=$(echo "$end - $start" | bc)
 echo
 echo "| process group | CPU (% of one CPU over ${secs%.*} s) |"
 echo "|---|---|"
-# per pid delta (processes that started during the run count from zero), summed per group
+# per pid delta, summed per group: a process that started during the run counts from zero; one that
+# ended before it (the wrapped command itself, e.g. a bench JVM) is not in the second snapshot and not counted
 join -a2 -e0 -o 2.2,1.3,2.3 <(sort -k1,1 <<<"$before") <(sort -k1,1 <<<"$after") \
   | awk -v hz="$hz" -v s="$secs" '{d[$1]+=($3-$2)} END {for (g in d) if (d[g]>0) printf "%s %.0f\n", g, 100*d[g]/hz/s}' \
   | sort -k2,2nr | awk '{printf "| %s | %s |\n", $1, $2}'

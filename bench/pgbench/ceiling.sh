@@ -19,17 +19,21 @@ migrations=$(for f in service-commons/src/main/resources/db/platform/*.sql manda
 for f in $migrations; do
   psql -q -v ON_ERROR_STOP=1 -d pgceiling -f "$f" >/dev/null
 done
+# p50/p99/p99.9 of the latencies (microseconds) read from stdin, after the label in $1
+percentiles() {
+  sort -n | awk -v label="$1" '{a[NR]=$1} END {printf "%sp50 = %.2f ms, p99 = %.2f ms, p99.9 = %.2f ms (n=%d)\n", label, a[int(NR*0.5)]/1000, a[int(NR*0.99)]/1000, a[int(NR*0.999)]/1000, NR}'
+}
 if [ -z "$RATE" ]; then
   pgbench -n -M prepared -c "$CLIENTS" -j 2 -T "$SECONDS_" -f bench/pgbench/create-mandate.sql -P 5 \
     --log --sampling-rate=1 --log-prefix=/tmp/pgceiling pgceiling | grep -E 'tps|latency|transactions'
   # p50/p99 from the per-transaction log (microseconds, 3rd column)
-  cat /tmp/pgceiling.* | awk '{print $3}' | sort -n | awk '{a[NR]=$1} END {printf "latency p50 = %.2f ms, p99 = %.2f ms (n=%d)\n", a[int(NR*0.5)]/1000, a[int(NR*0.99)]/1000, NR}'
+  cat /tmp/pgceiling.* | awk '{print $3}' | percentiles "latency "
 else
   pgbench -n -M prepared -c "$CLIENTS" -j 2 -T "$((SECONDS_ + 2))" -R "$RATE" -f bench/pgbench/create-mandate.sql \
     --log --sampling-rate=1 --log-prefix=/tmp/pgceiling pgceiling | grep -E '^tps'
   # columns 5 and 6: when the transaction ended (epoch s, us); keep those after the first 2 s
-  cat /tmp/pgceiling.* | sort -k5,5n -k6,6n | awk 'NR==1{b=$5} ($5-b)+$6/1e6 > 2 {print $3}' | sort -n \
-    | awk -v r="$RATE" '{a[NR]=$1} END {printf "open loop %s/s: p50 = %.2f ms, p99 = %.2f ms, p99.9 = %.2f ms (n=%d)\n", r, a[int(NR*0.5)]/1000, a[int(NR*0.99)]/1000, a[int(NR*0.999)]/1000, NR}'
+  cat /tmp/pgceiling.* | sort -k5,5n -k6,6n | awk 'NR==1{b=$5} ($5-b)+$6/1e6 > 2 {print $3}' \
+    | percentiles "open loop $RATE/s: "
 fi
 rm -f /tmp/pgceiling.*
 psql -q -d postgres -c 'drop database pgceiling'

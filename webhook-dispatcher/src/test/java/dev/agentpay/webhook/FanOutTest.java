@@ -10,6 +10,7 @@ import dev.agentpay.webhook.repository.DeliveryRepository;
 import dev.agentpay.webhook.repository.DeliveryRepository.FanOutEvent;
 import dev.agentpay.webhook.repository.DeliveryRepository.FanOutResult;
 import dev.agentpay.webhook.service.FanOutService;
+import dev.agentpay.webhook.service.FanOutService.Input;
 import dev.agentpay.webhook.support.Api;
 import dev.agentpay.webhook.support.TestEvents;
 import dev.agentpay.webhook.support.TestPartners;
@@ -19,6 +20,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -40,9 +42,8 @@ class FanOutTest {
     DeliveryRepository deliveries;
 
     private FanOutResult fanOut(MandateEvent... batch) {
-        List<FanOutEvent> events = java.util.Arrays.stream(batch).map(e -> new FanOutEvent(e.eventId(), e.type(), e.aggregateId(),
-                e.partnerId(), false, e.topic() + ":" + e.aggregateId(),
-                FanOutService.envelope(e.eventId(), e.type(), e.mandate(), e.occurredAt()))).toList();
+        List<FanOutEvent> events = Arrays.stream(batch)
+                .map(e -> FanOutService.fanOutEvent(new Input(e, e.mandate(), false))).toList();
         return deliveries.pool().withTransaction(tx -> deliveries.fanOutBatch(tx, "fan-out-test", events))
                 .await().atMost(Duration.ofSeconds(10));
     }

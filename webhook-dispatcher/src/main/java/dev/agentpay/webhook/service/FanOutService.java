@@ -48,9 +48,7 @@ public class FanOutService {
         // A record redelivered within one poll batch appears once: the first copy fans out.
         Map<UUID, FanOutEvent> events = new LinkedHashMap<>();
         for (Input in : inputs) {
-            DomainEvent e = in.event();
-            events.putIfAbsent(e.eventId(), new FanOutEvent(e.eventId(), e.type(), e.aggregateId(), e.partnerId(),
-                    in.broadcast(), e.topic() + ":" + e.aggregateId(), envelope(e.eventId(), e.type(), in.data(), e.occurredAt())));
+            events.putIfAbsent(in.event().eventId(), fanOutEvent(in));
         }
         if (events.isEmpty()) {
             return Uni.createFrom().item(0);
@@ -64,6 +62,13 @@ public class FanOutService {
                     }
                 })
                 .map(DeliveryRepository.FanOutResult::newEvents);
+    }
+
+    /** What the fan-out statement stores for one input: its envelope and where its deliveries go. */
+    public static FanOutEvent fanOutEvent(Input in) {
+        DomainEvent e = in.event();
+        return new FanOutEvent(e.eventId(), e.type(), e.aggregateId(), e.partnerId(), in.broadcast(),
+                e.topic() + ":" + e.aggregateId(), envelope(e.eventId(), e.type(), in.data(), e.occurredAt()));
     }
 
     /** The delivered body: {@code {id, type, data, createdAt}}, serialized once and stored as sent. */
