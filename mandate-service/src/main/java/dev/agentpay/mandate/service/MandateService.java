@@ -99,8 +99,12 @@ public class MandateService {
         m.protoVersion = config.protoVersion();
         m.createdAt = now;
         m.updatedAt = now;
-        return idempotency.run(partnerId, key, conn -> mandates.insert(conn, m)
-                .flatMap(v -> transition(conn, m, new ArrayList<>(), MandateState.PROPOSED, SIGNER_PROPOSER, Map.of(), now))
+        // one round trip: the connection runs the pipelined inserts in order, so the transition row and
+        // the event follow the mandate row, and a failure of the first fails the transaction
+        return idempotency.run(partnerId, key, conn -> Uni.combine().all()
+                .unis(mandates.insert(conn, m),
+                        transition(conn, m, new ArrayList<>(), MandateState.PROPOSED, SIGNER_PROPOSER, Map.of(), now))
+                .discardItems()
                 .map(v -> {
                     Map<String, Object> data = new LinkedHashMap<>();
                     data.put("mandate_id", m.id);
@@ -305,7 +309,9 @@ public class MandateService {
         MandateEvent event = new MandateEvent(UUID.randomUUID(), to.eventType(), m.id, m.partnerId, now,
                 MandateEvent.SCHEMA_VERSION, t.id().toString(), from == null ? null : from.wire(), to.wire(),
                 m.protoMandateHash, row);
-        return write.flatMap(v -> mandates.insertTransition(conn, t)).flatMap(v -> outbox.append(conn, event));
+        // pipelined on the connection, executed in this order
+        return Uni.combine().all().unis(write, mandates.insertTransition(conn, t), outbox.append(conn, event))
+                .discardItems();
     }
 
     private static Map<String, Object> stateAnswer(Mandate m, List<Transition> history) {
