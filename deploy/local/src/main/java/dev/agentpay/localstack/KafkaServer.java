@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -64,10 +63,7 @@ public final class KafkaServer implements AutoCloseable {
                 p.store(out, "written by the local stack");
             }
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            // Absolute entries: the broker runs in its own working directory.
-            String cp = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                    .map(e -> Path.of(e).toAbsolutePath().toString())
-                    .collect(Collectors.joining(File.pathSeparator));
+            String cp = brokerClasspath();
             Map<String, String> env = Map.of("CLASSPATH", cp);
             if (!Files.exists(data.resolve("meta.properties"))) {
                 String clusterId = org.apache.kafka.common.Uuid.randomUuid().toString();
@@ -84,8 +80,11 @@ public final class KafkaServer implements AutoCloseable {
             }
             // Full tiered JIT: the broker serves every service's traffic for the whole run, and C1-only code
             // cost it ~40 % of a CPU at 300 mandate creates/s (bench/RESULTS.md).
+            Path logging = dir.resolve("logging.properties");
+            Files.writeString(logging, BROKER_LOGGING);
             List<String> cmd = new ArrayList<>(List.of(java, "-Xms128m", "-Xmx512m", "-XX:+UseSerialGC",
-                    "-Djava.awt.headless=true", "kafka.Kafka", props.toString()));
+                    "-Djava.awt.headless=true", "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
+                    "-Dlogging.configuration=" + logging.toUri(), "kafka.Kafka", props.toString()));
             ManagedProcess mp = ManagedProcess.start("kafka", cmd, env, dir, log);
             Ports.awaitListening(port, Duration.ofSeconds(90), mp);
             KafkaServer server = new KafkaServer(mp, port);
@@ -94,6 +93,64 @@ public final class KafkaServer implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * The broker's log: warnings, plus what the group coordinator and log recovery say at INFO (a coordinator
+     * that does not come back after a crash stalls every consumer group it owns: bench/FAULTS.md).
+     */
+    private static final String BROKER_LOGGING = String.join("\n",
+            "loggers=kafka.coordinator,org.apache.kafka.coordinator,kafka.log,org.apache.kafka.storage.internals.log",
+            "logger.level=WARN",
+            "logger.handlers=CONSOLE",
+            "logger.kafka.coordinator.level=INFO",
+            "logger.org.apache.kafka.coordinator.level=INFO",
+            "logger.kafka.log.level=INFO",
+            "logger.org.apache.kafka.storage.internals.log.level=INFO",
+            "handler.CONSOLE=org.jboss.logmanager.handlers.ConsoleHandler",
+            "handler.CONSOLE.properties=autoFlush,target",
+            "handler.CONSOLE.autoFlush=true",
+            "handler.CONSOLE.target=SYSTEM_OUT",
+            "handler.CONSOLE.formatter=PATTERN",
+            "formatter.PATTERN=org.jboss.logmanager.formatters.PatternFormatter",
+            "formatter.PATTERN.properties=pattern",
+            "formatter.PATTERN.pattern=%d{HH:mm:ss.SSS} %-5p [%c] %s%e%n", "");
+
+    /** Jars of Quarkus's logging bootstrap: their JBoss LogManager configurator drops every line in a plain process. */
+    private static final java.util.regex.Pattern QUARKUS_LOG_BOOTSTRAP =
+            java.util.regex.Pattern.compile("^quarkus-(bootstrap-runner|ide-launcher|vertx-latebound-mdc-provider)-");
+
+    /**
+     * This JVM's classpath for the broker process, as absolute paths (the broker runs in its own working
+     * directory). A jar that only lists the classpath in its manifest (the launcher run with -jar, surefire's
+     * booter) is replaced by those entries, so the Quarkus logging bootstrap jars can be left out.
+     */
+    static String brokerClasspath() {
+        List<Path> entries = new ArrayList<>();
+        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            Path p = Path.of(e).toAbsolutePath();
+            String manifestPath = null;
+            if (p.toString().endsWith(".jar") && Files.isRegularFile(p)) {
+                try (java.util.jar.JarFile jar = new java.util.jar.JarFile(p.toFile())) {
+                    java.util.jar.Manifest mf = jar.getManifest();
+                    manifestPath = mf == null ? null : mf.getMainAttributes().getValue("Class-Path");
+                } catch (IOException ex) {
+                    manifestPath = null;
+                }
+            }
+            if (manifestPath == null || manifestPath.isBlank()) {
+                entries.add(p);
+                continue;
+            }
+            java.net.URI base = p.getParent().toUri();
+            for (String rel : manifestPath.trim().split("\\s+")) {
+                entries.add(Path.of(base.resolve(rel)));
+            }
+        }
+        return entries.stream()
+                .filter(p -> !QUARKUS_LOG_BOOTSTRAP.matcher(p.getFileName().toString()).find())
+                .map(Path::toString).distinct()
+                .collect(Collectors.joining(File.pathSeparator));
     }
 
     /** A restart keeps the controller's port when it is still free, so the KRaft quorum address stays the same. */
