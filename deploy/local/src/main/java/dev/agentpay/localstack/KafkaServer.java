@@ -3,6 +3,7 @@ package dev.agentpay.localstack;
 import dev.agentpay.commons.events.Topics;
 import java.io.File;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,6 +14,9 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -117,8 +121,7 @@ public final class KafkaServer implements AutoCloseable {
             "formatter.PATTERN.pattern=%d{HH:mm:ss.SSS} %-5p [%c] %s%e%n", "");
 
     /** Jars of Quarkus's logging bootstrap: their JBoss LogManager configurator drops every line in a plain process. */
-    private static final java.util.regex.Pattern QUARKUS_LOG_BOOTSTRAP =
-            java.util.regex.Pattern.compile("^quarkus-(bootstrap-runner|ide-launcher|vertx-latebound-mdc-provider)-");
+    private static final Pattern QUARKUS_LOG_BOOTSTRAP = Pattern.compile("^quarkus-(bootstrap-runner|ide-launcher|vertx-latebound-mdc-provider)-");
 
     /**
      * This JVM's classpath for the broker process, as absolute paths (the broker runs in its own working
@@ -129,20 +132,12 @@ public final class KafkaServer implements AutoCloseable {
         List<Path> entries = new ArrayList<>();
         for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
             Path p = Path.of(e).toAbsolutePath();
-            String manifestPath = null;
-            if (p.toString().endsWith(".jar") && Files.isRegularFile(p)) {
-                try (java.util.jar.JarFile jar = new java.util.jar.JarFile(p.toFile())) {
-                    java.util.jar.Manifest mf = jar.getManifest();
-                    manifestPath = mf == null ? null : mf.getMainAttributes().getValue("Class-Path");
-                } catch (IOException ex) {
-                    manifestPath = null;
-                }
-            }
+            String manifestPath = manifestClassPath(p);
             if (manifestPath == null || manifestPath.isBlank()) {
                 entries.add(p);
                 continue;
             }
-            java.net.URI base = p.getParent().toUri();
+            URI base = p.getParent().toUri();
             for (String rel : manifestPath.trim().split("\\s+")) {
                 entries.add(Path.of(base.resolve(rel)));
             }
@@ -151,6 +146,19 @@ public final class KafkaServer implements AutoCloseable {
                 .filter(p -> !QUARKUS_LOG_BOOTSTRAP.matcher(p.getFileName().toString()).find())
                 .map(Path::toString).distinct()
                 .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    /** The {@code Class-Path} of a jar's manifest, or null (not a jar, unreadable, none). */
+    private static String manifestClassPath(Path p) {
+        if (!p.toString().endsWith(".jar") || !Files.isRegularFile(p)) {
+            return null;
+        }
+        try (JarFile jar = new JarFile(p.toFile())) {
+            Manifest mf = jar.getManifest();
+            return mf == null ? null : mf.getMainAttributes().getValue("Class-Path");
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** A restart keeps the controller's port when it is still free, so the KRaft quorum address stays the same. */
