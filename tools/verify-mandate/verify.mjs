@@ -37,15 +37,9 @@ function args(argv) {
   return out;
 }
 
-/** JSON.stringify with keys sorted at every level: the canonical encoding of terms. */
-function canonical(value) {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const sorted = {};
-    for (const k of Object.keys(value).sort()) sorted[k] = JSON.parse(canonical(value[k]));
-    return JSON.stringify(sorted);
-  }
-  return JSON.stringify(value);
+/** The proof's terms text as a value, or undefined when it is not JSON. */
+function parseTerms(text) {
+  try { return JSON.parse(text); } catch { return undefined; }
 }
 
 async function loadProof(o) {
@@ -67,7 +61,7 @@ async function verify(proof, rpcUrl, requirePublic) {
   const check = (name, ok, detail) => checks.push({ name, ok: ok === true ? true : ok === null ? null : false, detail });
 
   check('format', proof.format === 'agentpay-mandate-proof/1', `format ${JSON.stringify(proof.format)}`);
-  const terms = canonical(proof.terms);
+  const terms = typeof proof.terms === 'string' ? proof.terms : '';
   const parties = {};
   for (const s of proof.signatures ?? []) parties[s.role] = s.party;
 
@@ -91,7 +85,7 @@ async function verify(proof, rpcUrl, requirePublic) {
     check('mandate_hash', digest === proof.mandate_hash, `SHA-256 of the canonical bytes ${digest}, proof says ${proof.mandate_hash}`);
     let c = {};
     try { c = JSON.parse(proof.canonical); } catch { /* reported below */ }
-    check('terms', canonical(c.terms) === terms, 'the canonical bytes carry the proof\'s terms');
+    check('terms', JSON.stringify(c.terms) === JSON.stringify(parseTerms(terms)), 'the canonical bytes carry the proof\'s terms');
     check('parties', c.proposer_agent_id === parties.proposer && c.counterparty_agent_id === parties.counterparty,
       `canonical bytes name ${c.proposer_agent_id} / ${c.counterparty_agent_id}, signatures name ${parties.proposer} / ${parties.counterparty}`);
     check('mandate_id', c.id === proof.mandate_id, `canonical id ${c.id}, proof id ${proof.mandate_id}`);

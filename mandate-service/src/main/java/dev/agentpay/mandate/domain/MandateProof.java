@@ -2,7 +2,6 @@ package dev.agentpay.mandate.domain;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import com.fasterxml.jackson.annotation.JsonRawValue;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
@@ -29,8 +28,11 @@ public record MandateProof(
         Map<String, Object> typedData,
         /** The canonical signing text (v0.1 bytes, UTF-8) of the mandate. */
         String canonical,
-        /** The canonical terms text; its keccak-256 is the typed data's {@code termsHash}. */
-        @JsonRawValue String terms,
+        /**
+         * The canonical terms text as a JSON string (not an object, so no JSON reader can reformat its
+         * numbers): its UTF-8 keccak-256 is the typed data's {@code termsHash}.
+         */
+        String terms,
         List<Signature> signatures,
         List<Anchor> anchors) {
 
