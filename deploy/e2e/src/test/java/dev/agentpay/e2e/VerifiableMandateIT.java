@@ -78,6 +78,12 @@ class VerifiableMandateIT {
         assertThat(ok.exit()).as(ok.out()).isZero();
         assertThat(ok.out()).contains("VERIFIED").contains("PASS  signature:proposer").contains("PASS  anchor:completed");
 
+        // the MCP tool runs the same checks server-side
+        JsonNode mcp = verifyWithMcp(base, id);
+        assertThat(mcp.path("verified").asBoolean()).as(mcp.toString()).isTrue();
+        assertThat(names(mcp, true)).contains("mandate_hash", "terms_hash", "signature:proposer", "signature:counterparty",
+                "anchor:signed_by_proposer", "anchor:signed_by_both", "anchor:in_progress", "anchor:completed", "domain");
+
         // any change to the proof fails, and the report names what
         assertTampered(dir, proof, env, p -> ((ObjectNode) p.at("/typed_data/message")).put("scope", "Deliver nothing"),
                 "mandate_hash");
@@ -99,6 +105,49 @@ class VerifiableMandateIT {
             ArrayNode anchors = (ArrayNode) p.get("anchors");
             ((ObjectNode) anchors.get(2)).put("to_state", "disputed");
         }, "anchor:disputed");
+    }
+
+    @Test
+    void anHmacMandateVerifiesItsHashAndAnchorsAndSaysItsSignaturesAreNotPublic() throws Exception {
+        Map<String, String> env = SharedStack.env();
+        MandateFlows flows = new MandateFlows(env.get("BASE_URL"), env.get("API_KEY"), env.get("SIGNING_SECRET"));
+        String id = flows.create();
+        String sig = flows.signature(flows.get(id));
+        flows.sign(id, "proposer", sig);
+        flows.sign(id, "counterparty", sig);
+        JsonNode proof = Awaiting.until(Duration.ofSeconds(90), () -> {
+            JsonNode p = proof(env.get("BASE_URL"), id);
+            return p.get("anchors").size() == 2 ? p : null;
+        });
+        Path dir = Files.createDirectories(RepoPaths.root().resolve("deploy/e2e/target/proofs"));
+        Run ok = verify(dir, proof, p -> { }, env);
+        assertThat(ok.exit()).as(ok.out()).isZero();
+        assertThat(ok.out()).contains("NOTE  signature:proposer: hmac").contains("PASS  anchor:signed_by_both");
+        JsonNode mcp = verifyWithMcp(env.get("BASE_URL"), id);
+        assertThat(mcp.path("verified").asBoolean()).as(mcp.toString()).isTrue();
+        assertThat(names(mcp, true)).contains("mandate_hash", "anchor:signed_by_proposer", "anchor:signed_by_both");
+        assertTampered(dir, proof, env, p -> ((ObjectNode) p).put("canonical", p.get("canonical").asText()
+                .replace("end-to-end", "END-TO-END")), "mandate_hash");
+    }
+
+    private static JsonNode verifyWithMcp(String base, String id) throws IOException {
+        String req = JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 1, "method", "tools/call",
+                "params", Map.of("name", "service_verify_mandate", "arguments", Map.of("mandate_id", id))));
+        String body = given().baseUri(base).contentType("application/json").accept("application/json, text/event-stream")
+                .body(req).post("/disco/mcp").then().statusCode(200).extract().asString();
+        JsonNode result = JSON.readTree(body).path("result");
+        assertThat(result.path("isError").asBoolean(true)).as(body).isFalse();
+        return result.path("structuredContent");
+    }
+
+    private static List<String> names(JsonNode report, boolean passed) {
+        List<String> out = new ArrayList<>();
+        report.path("checks").forEach(c -> {
+            if (c.path("ok").isBoolean() && c.path("ok").asBoolean() == passed) {
+                out.add(c.path("name").asText());
+            }
+        });
+        return out;
     }
 
     private static void assertTampered(Path dir, JsonNode proof, Map<String, String> env, Consumer<JsonNode> change,
