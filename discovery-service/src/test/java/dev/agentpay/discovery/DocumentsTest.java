@@ -96,7 +96,7 @@ class DocumentsTest {
         assertThat(invoice).containsEntry("price_usdc", "0.01").containsEntry("price_atomic", "10000").containsEntry("decimals", 6);
         assertThat(settle).containsEntry("price_usdc", "0.005").containsEntry("price_atomic", "5000");
         assertThat(query).containsEntry("price_usdc", "0");
-        assertThat(p.<String>getList("tools.name")).hasSize(6);
+        assertThat(p.<String>getList("tools.name")).hasSize(7);
     }
 
     @Test

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 @WithTestResource(KafkaTestResource.class)
 class AnchorReceiptTest {
 
-    private static void send(AnchorReceiptEvent e) throws Exception {
+    static void send(AnchorReceiptEvent e) throws Exception {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedServers.kafka().bootstrapServers());
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());

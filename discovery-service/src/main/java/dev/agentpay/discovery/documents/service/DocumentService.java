@@ -140,7 +140,7 @@ public class DocumentService {
         auth.put("keys_from", svc.get("support_email").asText());
         ArrayNode schemes = auth.putArray("schemes");
         schemes.addObject().put("name", "none")
-                .put("applies_to", "discovery documents, GET /v1/public/mandates/{id}, tools/list, service_query_mandate, service_get_pricing, service_get_trust_signals");
+                .put("applies_to", "discovery documents, GET /v1/public/mandates/{id} and /proof, tools/list, service_query_mandate, service_verify_mandate, service_get_pricing, service_get_trust_signals");
         schemes.addObject().put("name", "api_key").put("header", "x-api-key").put("format", "sk_ followed by 64 lowercase hex")
                 .put("mcp_argument", "api_key")
                 .put("applies_to", "/v1/mandates/**, /v1/invoices/**, /v1/webhooks, service_dispute_open");

@@ -10,6 +10,7 @@ import dev.agentpay.discovery.client.UpstreamResponse;
 import dev.agentpay.discovery.client.UpstreamUnavailableException;
 import dev.agentpay.discovery.documents.domain.DocumentPaths;
 import dev.agentpay.discovery.documents.service.DocumentStore;
+import dev.agentpay.discovery.verification.service.MandateVerifier;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -43,6 +44,9 @@ public class ToolExecutor {
     @Inject
     InvoiceServiceClient invoices;
 
+    @Inject
+    MandateVerifier verifier;
+
     public Uni<ObjectNode> call(ObjectNode tool, ObjectNode args) {
         String name = tool.get("name").asText();
         List<String> problems = ArgumentValidator.problems(tool.get("inputSchema"), args);
@@ -54,6 +58,7 @@ public class ToolExecutor {
             case "service_get_pricing" -> document(DocumentPaths.section(DocumentPaths.PRICING));
             case "service_get_trust_signals" -> document(DocumentPaths.section(DocumentPaths.TRUST_SIGNALS));
             case "service_query_mandate" -> queryMandate(args.get("mandate_id").asText());
+            case "service_verify_mandate" -> verifyMandate(args.get("mandate_id").asText());
             case "service_dispute_open" -> disputeOpen(args);
             case "service_create_invoice" -> x402(tool, "/api/x402/invoice", args);
             case "service_settle_invoice" -> x402(tool, "/api/x402/settle", args);
@@ -96,6 +101,19 @@ public class ToolExecutor {
                 return failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
             }
             return refused(MandateServiceClient.SERVICE, r);
+        });
+    }
+
+    private Uni<ObjectNode> verifyMandate(String id) {
+        return mandates.proof(id).flatMap(r -> {
+            if (r.ok()) {
+                // a proof that does not verify is a result (verified:false, failed[] names the checks), not a tool error
+                return verifier.verify(unwrap(r.body())).map(this::success);
+            }
+            if (r.status() == 404) {
+                return Uni.createFrom().item(failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found")));
+            }
+            return Uni.createFrom().item(refused(MandateServiceClient.SERVICE, r));
         });
     }
 
