@@ -1,6 +1,7 @@
 package dev.agentpay.settlement;
 
 import dev.agentpay.localstack.AnvilNode;
+import dev.agentpay.localstack.chain.DepositFactoryInstaller;
 import dev.agentpay.localstack.chain.EvmRpc;
 import dev.agentpay.localstack.chain.UsdcInstaller;
 import dev.agentpay.localstack.solana.SolanaStandIn;
@@ -11,7 +12,8 @@ import java.util.Map;
 
 /**
  * Four real anvil chains with the real chain ids and USDC at the canonical addresses, plus the Solana
- * stand-in, wired into the watcher's chain table (3 confirmations, 200 ms polls).
+ * stand-in, wired into the watcher's chain table (3 confirmations, 200 ms polls), with a deposit
+ * factory deployed on each EVM chain.
  */
 public class ChainsTestResource implements QuarkusTestResourceLifecycleManager {
 
@@ -27,8 +29,12 @@ public class ChainsTestResource implements QuarkusTestResourceLifecycleManager {
         Map<String, String> props = new HashMap<>();
         for (UsdcInstaller.Canonical c : UsdcInstaller.EVM_CHAINS) {
             AnvilNode node = SharedServers.anvil("w-" + c.chain(), c.chainId());
-            UsdcInstaller.install(new EvmRpc(node.rpcUrl()), c);
+            EvmRpc rpc = new EvmRpc(node.rpcUrl());
+            UsdcInstaller.install(rpc, c);
             String p = "chains." + c.chain() + ".";
+            // the deposit factory as the local stack deploys it (anvil account #3), paying the seller
+            props.put(p + "deposit-factory-address",
+                    DepositFactoryInstaller.deploy(rpc, rpc.call("eth_accounts").get(3).asText(), SELLER));
             props.put(p + "rpc-url", node.rpcUrl());
             props.put(p + "payment-address", SELLER);
             props.put(p + "confirmations", Integer.toString(CONFIRMATIONS));

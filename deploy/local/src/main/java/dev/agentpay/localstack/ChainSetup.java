@@ -1,5 +1,6 @@
 package dev.agentpay.localstack;
 
+import dev.agentpay.localstack.chain.DepositFactoryInstaller;
 import dev.agentpay.localstack.chain.EvmRpc;
 import dev.agentpay.localstack.chain.UsdcInstaller;
 import java.io.IOException;
@@ -10,7 +11,8 @@ import java.util.Map;
 
 /**
  * Installs what the local chains need, idempotently (anvil keeps its state across restarts): the
- * anchor contract on the anchor chain, USDC at each chain's canonical address, and a funded
+ * anchor contract on the anchor chain, USDC at each chain's canonical address, the deposit factory
+ * (invoice payment addresses) on each EVM chain, and a funded
  * development payer. Deployments come from anvil's unlocked account #3 so that the anchor signer's
  * (account #0) nonces belong to anchor-service alone.
  */
@@ -61,7 +63,11 @@ final class ChainSetup {
             env.put(prefix + "_RPC_URL", node.rpcUrl());
             env.put(prefix + "_CHAIN_ID", Long.toString(c.chainId()));
             env.put(prefix + "_USDC_ADDRESS", c.address());
-            env.put(prefix + "_PAYMENT_ADDRESS", secrets.get(prefix + "_PAYMENT_ADDRESS"));
+            String seller = secrets.get(prefix + "_PAYMENT_ADDRESS");
+            env.put(prefix + "_PAYMENT_ADDRESS", seller);
+            // Every invoice's own payment address is a CREATE2 address of this factory (treasury: the seller).
+            env.put(prefix + "_DEPOSIT_FACTORY_ADDRESS", DepositFactoryInstaller.ensure(rpc, deployer, seller,
+                    local.resolve("data/" + c.chain() + "-deposit-factory.address")));
             // Local chains mine a block a second and never reorganize on their own: one confirmation
             // and a fast poll keep detection well under the 1.5 s target (production defaults are deeper).
             env.put(prefix + "_CONFIRMATIONS", "1");

@@ -7,6 +7,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,14 +18,19 @@ import java.util.UUID;
 public class TransferRepository {
 
     /** A transfer's recorded outcome. */
-    public record Recorded(String status, UUID invoiceId) {
+    public record Recorded(String status, UUID invoiceId, BigInteger amount) {
     }
 
     public Uni<Recorded> lock(SqlClient c, String transferId) {
-        return c.preparedQuery("select status, invoice_id from chain_transfer where transfer_id = $1 for update")
+        return c.preparedQuery("select status, invoice_id, amount from chain_transfer where transfer_id = $1 for update")
                 .execute(Tuple.of(transferId))
-                .map(rs -> rs.size() == 0 ? null
-                        : new Recorded(rs.iterator().next().getString(0), rs.iterator().next().getUUID(1)));
+                .map(rs -> {
+                    if (rs.size() == 0) {
+                        return null;
+                    }
+                    var r = rs.iterator().next();
+                    return new Recorded(r.getString(0), r.getUUID(1), r.getBigDecimal(2).toBigIntegerExact());
+                });
     }
 
     /** Records (or, for a transfer mined again after a retraction, re-records) a detection's outcome. */

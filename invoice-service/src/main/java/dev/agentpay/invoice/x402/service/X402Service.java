@@ -355,7 +355,7 @@ public class X402Service {
     static JsonNode settleResult(Invoice inv) {
         InvoiceView v = InvoiceView.of(inv);
         InvoiceView redacted = new InvoiceView(v.id(), v.invoiceNumber(), v.status(), v.amount(), v.currency(), null,
-                null, null, v.paymentDetails(), v.createdAt(), v.settledAt());
+                null, null, v.paymentDetails(), v.createdAt(), v.settledAt(), v.expiredAt());
         return dev.agentpay.commons.events.EventCodec.mapper().valueToTree(redacted);
     }
 
