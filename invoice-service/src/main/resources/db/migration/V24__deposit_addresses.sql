@@ -33,3 +33,10 @@ alter table chain_transfer drop constraint if exists chain_transfer_status_check
 alter table chain_transfer add constraint chain_transfer_status_check
     check (status in ('SETTLED', 'CREDITED', 'UNMATCHED', 'RETRACTED'));
 create index chain_transfer_invoice on chain_transfer (invoice_id) where invoice_id is not null;
+
+-- x402 payment of an invoice (POST /v1/invoices/{id}/pay): capability 'pay'; its target invoice is
+-- claimed with the payment, and an invoice has at most one pay in flight or done (a second concurrent
+-- payment is refused before any money moves).
+alter table x402_payment drop constraint if exists x402_payment_capability_check;
+alter table x402_payment add constraint x402_payment_capability_check check (capability in ('invoice', 'settle', 'pay'));
+create unique index x402_payment_pay_once on x402_payment (invoice_id) where capability = 'pay' and state <> 'FAILED';

@@ -16,30 +16,37 @@ create table deposit_address (
     primary key (chain, address)
 );
 
--- Every transfer into a deposit address is owed to the seller wallet: the sweep ledger.
--- owed: what arrived (a row per detected transfer, written with it); swept: what a sweep moved.
+-- The sweep ledger. What a deposit address received is its detected transfers (detected_transfer);
+-- what was swept from it is its sweep_item rows of CONFIRMED batches (amounts read from the factory's
+-- Swept events); received - swept is what it still holds. A batch is one signed sweep transaction,
+-- recorded (SENT, with its raw bytes and hash) before it is broadcast, so a crash or an outage can
+-- only ever re-broadcast the same transaction: never a second one for the same money.
 create table sweep_batch (
-    id           uuid primary key,
-    chain        varchar(16) not null,
-    state        varchar(16) not null check (state in ('PREPARED', 'SENT', 'CONFIRMED', 'FAILED')),
-    tx_hash      varchar(128),
-    nonce        bigint,
-    salts        jsonb not null,
-    swept_atomic numeric(78, 0),
-    attempts     integer not null default 0,
-    last_error   varchar(500),
-    created_at   timestamptz not null,
-    updated_at   timestamptz not null
+    id             uuid primary key,
+    chain          varchar(16) not null,
+    state          varchar(16) not null check (state in ('SENT', 'CONFIRMED', 'FAILED')),
+    tx_hash        varchar(128) not null,
+    nonce          bigint not null,
+    raw_tx         text not null,
+    addresses      jsonb not null,                       -- the deposit addresses it sweeps, lower case
+    swept_atomic   numeric(78, 0),
+    attempts       integer not null default 1,
+    last_error     varchar(500),
+    created_at     timestamptz not null,
+    broadcast_at   timestamptz not null,
+    updated_at     timestamptz not null
 );
 
-create index sweep_batch_open on sweep_batch (chain, created_at) where state in ('PREPARED', 'SENT');
+create index sweep_batch_open on sweep_batch (chain) where state = 'SENT';
+create index sweep_batch_recent on sweep_batch (created_at desc);
 
 create table sweep_item (
     batch_id     uuid not null references sweep_batch (id),
     chain        varchar(16) not null,
     address      varchar(64) not null,
-    amount       numeric(78, 0) not null,               -- moved by this batch (its Swept event)
+    amount       numeric(78, 0) not null,
     primary key (batch_id, address)
 );
 
 create index sweep_item_address on sweep_item (chain, address);
+create index detected_transfer_to on detected_transfer (chain, to_address) where status = 'DETECTED';

@@ -21,6 +21,8 @@ public class ChainsTestResource implements QuarkusTestResourceLifecycleManager {
     public static final String SELLER = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
     public static final String SOLANA_SELLER = "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV";
     public static final int CONFIRMATIONS = 3;
+    /** anvil default account #4. */
+    public static final String SWEEPER_KEY = "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a";
 
     private SolanaStandIn solana;
 
@@ -40,6 +42,9 @@ public class ChainsTestResource implements QuarkusTestResourceLifecycleManager {
             props.put(p + "confirmations", Integer.toString(CONFIRMATIONS));
             props.put(p + "poll-interval", "PT0.2S");
         }
+        // the sweeper (anvil account #4) pays sweep gas; sweeps are driven by the tests (the schedule waits an hour)
+        props.put("settlement.sweep.private-key", SWEEPER_KEY);
+        props.put("settlement.sweep.interval", "PT1H");
         solana = SolanaStandIn.start(0);
         props.put("chains.solana.rpc-url", solana.url());
         props.put("chains.solana.payment-address", SOLANA_SELLER);

@@ -25,6 +25,12 @@ final class ChainSetup {
     /** anvil default account #2: pays gas for the facilitator's settlements. */
     static final String FACILITATOR_KEY = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
 
+    /**
+     * anvil default account #4: settlement-watcher's sweeper, paying the gas of sweeps on every EVM chain
+     * (a sweep can only pay the factory's treasury, so this key holds gas and nothing else).
+     */
+    static final String SWEEPER_KEY = "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a";
+
     /** 1,000,000 USDC in atomic units for the payer on every chain. */
     static final BigInteger PAYER_USDC = BigInteger.valueOf(1_000_000L * 1_000_000L);
 

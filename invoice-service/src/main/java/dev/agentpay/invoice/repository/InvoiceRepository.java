@@ -93,7 +93,7 @@ public class InvoiceRepository {
     }
 
     /** PENDING to SETTLED by the transfer that made the received total reach the amount. */
-    public Uni<Void> markSettled(SqlClient c, UUID id, String txHash, long block, String source, String transferId,
+    public Uni<Void> markSettled(SqlClient c, UUID id, String txHash, Long block, String source, String transferId,
             String payer, Instant at) {
         return c.preparedQuery("update invoice set status = 'SETTLED', tx_hash = $2, settlement_block_number = $3,"
                         + " settlement_source = $4, settlement_transfer_id = $5, payer_address = $6,"

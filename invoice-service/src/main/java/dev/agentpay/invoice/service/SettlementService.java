@@ -117,15 +117,56 @@ public class SettlementService {
      * (the invoice stays EXPIRED; the merchant decides).
      */
     private Uni<Void> credit(SqlClient c, ChainTransferEvent e, Invoice inv, Instant now) {
+        return transfers.countedForInvoice(c, inv.id(), e.txHash()).flatMap(counted -> {
+            if (counted) {
+                // paid through x402: already counted when the facilitator settled it; recorded, not counted twice
+                // (invoice_id left empty so that a retraction takes nothing back either)
+                LOG.infof("transfer %s to invoice %s was paid through x402 and already counted", e.aggregateId(), inv.id());
+                return transfers.upsert(c, e, "CREDITED", "paid_through_x402", null, now);
+            }
+            return creditNew(c, e, inv, now);
+        });
+    }
+
+    /**
+     * A payment through x402 ({@code POST /v1/invoices/{id}/pay}) that the facilitator settled to the
+     * invoice's own address: counted now (settlementSource {@code x402}, txHash the settlement), in the
+     * caller's transaction, unless the watcher already reported that transaction.
+     */
+    public Uni<Void> paidThroughX402(SqlClient c, UUID invoiceId, String txHash, String payer, BigInteger amount, Instant now) {
+        return invoices.lock(c, invoiceId).flatMap(inv -> {
+            if (inv == null) {
+                return Uni.createFrom().voidItem();
+            }
+            return transfers.countedForInvoice(c, inv.id(), txHash).flatMap(counted -> {
+                if (counted) {
+                    return Uni.createFrom().voidItem();
+                }
+                ChainTransferEvent e = new ChainTransferEvent(UUID.randomUUID(), ChainTransferEvent.DETECTED, "x402:" + txHash, null, now,
+                        ChainTransferEvent.SCHEMA_VERSION, inv.chain(), txHash, -1, 0L, null, payer, inv.paymentAddress(), amount,
+                        inv.usdcAddress(), null, X402_SOURCE);
+                return creditNew(c, e, inv, now);
+            });
+        });
+    }
+
+    /** The settlementSource of invoices paid through x402. */
+    public static final String X402_SOURCE = "x402";
+
+    private Uni<Void> creditNew(SqlClient c, ChainTransferEvent e, Invoice inv, Instant now) {
         BigInteger total = inv.paidAtomic().add(e.amount());
         boolean settles = inv.status() == InvoiceStatus.PENDING && total.compareTo(inv.payableAtomic()) >= 0;
         Uni<Void> apply = invoices.credit(c, inv.id(), e.amount(), now);
         if (settles) {
             String source = e.source() == null ? Chain.of(e.chain()).orElseThrow().settlementSource() : e.source();
-            apply = apply.call(() -> invoices.markSettled(c, inv.id(), e.txHash(), e.block(), source, e.aggregateId(), e.from(), now));
+            apply = apply.call(() -> invoices.markSettled(c, inv.id(), e.txHash(),
+                    X402_SOURCE.equals(e.source()) ? null : Long.valueOf(e.block()), source, e.aggregateId(), e.from(), now));
         }
         return apply
-                .call(() -> transfers.upsert(c, e, settles ? "SETTLED" : "CREDITED", null, inv.id(), now))
+                .call(() -> X402_SOURCE.equals(e.source())
+                        ? transfers.recordX402(c, e.chain(), e.txHash(), e.from(), e.to(), e.token(), e.amount(),
+                                settles ? "SETTLED" : "CREDITED", inv.id(), now)
+                        : transfers.upsert(c, e, settles ? "SETTLED" : "CREDITED", null, inv.id(), now))
                 .call(() -> invoices.lock(c, inv.id()).flatMap(after -> {
                     Uni<Void> events = Uni.createFrom().voidItem();
                     for (String type : eventsFor(inv.status(), settles, after)) {

@@ -40,7 +40,7 @@ public class DepositRepository {
     public Uni<Boolean> register(NewDeposit d) {
         return pool.preparedQuery("insert into deposit_address (chain, address, invoice_id, invoice_created, backfill_from, registered_at)"
                         + " values ($1, $2, $3, $4, (select coalesce("
-                        + "   (select max(block_number) + 1 from seen_block where chain = $1 and scanned_at < $4 - interval '" + SKEW + "'),"
+                        + "   (select max(block_number) + 1 from seen_block where chain = $1 and scanned_at < $4::timestamptz - interval '" + SKEW + "'),"
                         + "   (select min(block_number) from seen_block where chain = $1))), now())"
                         + " on conflict (chain, address) do nothing")
                 .execute(Tuple.of(d.chain(), d.address(), d.invoiceId(), WatcherRepository.ts(d.invoiceCreated())))
