@@ -13,6 +13,7 @@ create table deposit_address (
     invoice_created  timestamptz not null,
     backfill_from    bigint,                            -- first block still to back-fill; null when done
     registered_at    timestamptz not null,
+    unsweepable      varchar(300),                      -- why sweeps skip it (not this factory's address)
     primary key (chain, address)
 );
 

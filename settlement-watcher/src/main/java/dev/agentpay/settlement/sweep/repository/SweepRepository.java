@@ -47,7 +47,8 @@ public class SweepRepository {
                         + " select d.address, d.invoice_id, r.amount - coalesce(s.amount, 0) as owed"
                         + " from deposit_address d join received r on r.address = d.address"
                         + " left join swept s on s.address = d.address"
-                        + " where d.chain = $1 and r.amount - coalesce(s.amount, 0) > 0 and d.address not in (select address from busy)"
+                        + " where d.chain = $1 and d.unsweepable is null and r.amount - coalesce(s.amount, 0) > 0"
+                        + " and d.address not in (select address from busy)"
                         + " order by d.seq limit $2")
                 .execute(Tuple.of(chain, limit))
                 .map(rs -> {
@@ -57,6 +58,12 @@ public class SweepRepository {
                     }
                     return out;
                 });
+    }
+
+    /** Takes an address out of sweeping (it is not the factory's): it stays visible as held. */
+    public Uni<Void> markUnsweepable(String chain, String address, String reason) {
+        return pool.preparedQuery("update deposit_address set unsweepable = $3 where chain = $1 and address = $2")
+                .execute(Tuple.of(chain, address, truncate(reason))).replaceWithVoid();
     }
 
     /** Records a signed sweep before it is broadcast. */

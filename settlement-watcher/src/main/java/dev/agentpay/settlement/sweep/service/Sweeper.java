@@ -106,6 +106,8 @@ public class Sweeper {
                 metrics.counter("sweep.address.mismatch", "chain", e.name()).increment();
                 LOG.errorf("%s: deposit address %s of invoice %s is not factory %s's (%s): not swept, check CHAIN_%s_DEPOSIT_FACTORY_ADDRESS",
                         e.name(), o.address(), o.invoiceId(), factory, onChain, e.name().toUpperCase(Locale.ROOT));
+                ledger.markUnsweepable(e.name(), o.address(), "not the deposit address of factory " + factory + " for invoice " + o.invoiceId())
+                        .await().atMost(DB_TIMEOUT);
                 continue;
             }
             salts.add(salt);
