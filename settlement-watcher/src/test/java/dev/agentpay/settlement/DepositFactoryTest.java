@@ -37,8 +37,8 @@ class DepositFactoryTest {
     void committedArtifactsAreWhatSolcBuildsFromTheSource() throws Exception {
         Path out = Files.createTempDirectory("solc");
         String solcDir = System.getProperty("solc.package.dir", "../deploy/local/node/node_modules/solc");
-        Process p = new ProcessBuilder("node", "src/main/solidity/compile.cjs", solcDir, "src/main/solidity/DepositFactory.sol",
-                out.toString()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder("node", "../anchor-service/src/main/solidity/compile.cjs", solcDir,
+                "src/main/solidity/DepositFactory.sol", out.toString(), "DepositFactory", "DepositForwarder").redirectErrorStream(true).start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         String log = new String(p.getInputStream().readAllBytes());
         assertThat(p.exitValue()).as(log).isZero();

@@ -103,11 +103,17 @@ public class EvmClient implements AutoCloseable {
         return "0x" + hex.substring(hex.length() - 40);
     }
 
-    private interface Call<T extends Response<?>> {
+    /** One web3j request. */
+    public interface Call<T extends Response<?>> {
         T run() throws IOException;
     }
 
     private <T extends Response<?>> T send(Call<T> call) {
+        return send(chain, call);
+    }
+
+    /** Runs a web3j request; a transport failure or a JSON-RPC error is an {@link RpcException} naming the chain. */
+    public static <T extends Response<?>> T send(String chain, Call<T> call) {
         try {
             T res = call.run();
             if (res.hasError()) {

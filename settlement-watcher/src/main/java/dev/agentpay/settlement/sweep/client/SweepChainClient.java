@@ -1,6 +1,6 @@
 package dev.agentpay.settlement.sweep.client;
 
-import java.io.IOException;
+import dev.agentpay.settlement.client.EvmClient;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -33,7 +33,7 @@ import org.web3j.utils.Numeric;
 /**
  * One chain's side of sweeping, through web3j: signing {@code DepositFactory.sweep(token, salts)} with
  * the sweeper key, broadcasting it, reading its receipt and the factory's {@code Swept} events. Every
- * failure surfaces as {@link SweepRpcException}; the sweeper decides what to retry.
+ * failure surfaces as {@link EvmClient.RpcException}; the sweeper decides what to retry.
  */
 public class SweepChainClient implements AutoCloseable {
 
@@ -96,7 +96,7 @@ public class SweepChainClient implements AutoCloseable {
     public void broadcast(String raw) {
         try {
             send(() -> web3j.ethSendRawTransaction(raw).send());
-        } catch (SweepRpcException e) {
+        } catch (EvmClient.RpcException e) {
             String m = e.getMessage().toLowerCase(Locale.ROOT);
             if (!m.contains("already known") && !m.contains("already imported")) {
                 throw e;
@@ -122,31 +122,12 @@ public class SweepChainClient implements AutoCloseable {
         return out;
     }
 
-    private interface Call<T extends Response<?>> {
-        T run() throws IOException;
-    }
-
-    private <T extends Response<?>> T send(Call<T> call) {
-        try {
-            T res = call.run();
-            if (res.hasError()) {
-                throw new SweepRpcException(chain + ": " + res.getError().getCode() + " " + res.getError().getMessage());
-            }
-            return res;
-        } catch (IOException e) {
-            throw new SweepRpcException(chain + ": " + e.getMessage());
-        }
+    private <T extends Response<?>> T send(EvmClient.Call<T> call) {
+        return EvmClient.send(chain, call);
     }
 
     @Override
     public void close() {
         web3j.shutdown();
-    }
-
-    /** A failed JSON-RPC call of a sweep. */
-    public static class SweepRpcException extends RuntimeException {
-        public SweepRpcException(String message) {
-            super(message);
-        }
     }
 }

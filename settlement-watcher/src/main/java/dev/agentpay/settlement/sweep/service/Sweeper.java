@@ -122,7 +122,7 @@ public class Sweeper {
         LOG.infof("%s: sweep %s of %d address(es) sent as %s", e.name(), id, addresses.size(), signed.txHash());
         try {
             rpc.broadcast(signed.raw());
-        } catch (SweepChainClient.SweepRpcException ex) {
+        } catch (dev.agentpay.settlement.client.EvmClient.RpcException ex) {
             LOG.warnf("%s: broadcasting sweep %s failed (re-broadcast later): %s", e.name(), id, ex.getMessage());
             ledger.rebroadcast(id, ex.getMessage(), Instant.now()).await().atMost(DB_TIMEOUT);
             return new Round(addresses.size(), BigInteger.ZERO, signed.txHash(), "sent");
@@ -158,7 +158,7 @@ public class Sweeper {
         String error = null;
         try {
             rpc.broadcast(b.rawTx());
-        } catch (SweepChainClient.SweepRpcException ex) {
+        } catch (dev.agentpay.settlement.client.EvmClient.RpcException ex) {
             error = ex.getMessage();
         }
         ledger.rebroadcast(b.id(), error, Instant.now()).await().atMost(DB_TIMEOUT);
