@@ -12,7 +12,6 @@ import java.util.Optional;
 import java.util.UUID;
 import okhttp3.OkHttpClient;
 import org.web3j.abi.FunctionEncoder;
-import org.web3j.abi.TypeReference;
 import org.web3j.abi.datatypes.Address;
 import org.web3j.abi.datatypes.DynamicArray;
 import org.web3j.abi.datatypes.Function;
@@ -79,8 +78,7 @@ public class SweepChainClient implements AutoCloseable {
     /** Signs {@code factory.sweep(token, salts)} with the next nonce, an estimated gas limit (+25 %) and the current gas price. */
     public Signed signSweep(String factory, String token, List<byte[]> salts) {
         String data = FunctionEncoder.encode(new Function("sweep", List.of(new Address(token),
-                new DynamicArray<>(Bytes32.class, salts.stream().map(Bytes32::new).toList())), List.of(new TypeReference<org.web3j.abi.datatypes.generated.Uint256>() {
-                })));
+                new DynamicArray<>(Bytes32.class, salts.stream().map(Bytes32::new).toList())), List.of()));
         BigInteger nonce = send(() -> web3j.ethGetTransactionCount(sweeper.getAddress(), DefaultBlockParameterName.PENDING).send())
                 .getTransactionCount();
         BigInteger gasPrice = send(() -> web3j.ethGasPrice().send()).getGasPrice();
