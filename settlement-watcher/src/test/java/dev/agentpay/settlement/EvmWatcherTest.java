@@ -151,6 +151,26 @@ class EvmWatcherTest {
         assertThat(events.matching(ev -> ev.txHash().equals(tx), Duration.ofSeconds(1))).hasSize(1);
     }
 
+    @Inject
+    dev.agentpay.settlement.messaging.InvoiceCreatedConsumer invoiceCreated;
+
+    @Test
+    void anInvoiceOfTheSharedAddressEraNeverMakesTheSellerWalletWatched() {
+        // invoice.created of an invoice created before per-invoice addresses: paymentAddress = the seller
+        var invoice = dev.agentpay.commons.events.EventCodec.mapper().createObjectNode();
+        java.util.UUID id = java.util.UUID.randomUUID();
+        invoice.put("id", id.toString());
+        invoice.put("createdAt", java.time.Instant.now().toString());
+        invoice.putObject("paymentDetails").put("chain", "base").put("paymentAddress", SELLER);
+        invoiceCreated.onInvoiceEvent(dev.agentpay.commons.events.EventCodec.encode(new dev.agentpay.commons.events.InvoiceEvent(
+                java.util.UUID.randomUUID(), dev.agentpay.commons.events.InvoiceEvent.CREATED, id.toString(), "p", java.time.Instant.now(),
+                1, "PENDING", invoice))).await().atMost(WAIT);
+        // a malformed record is skipped, not fatal
+        invoiceCreated.onInvoiceEvent("{not json").await().atMost(WAIT);
+        assertThat(deposits.since("base", 0, 1_000_000).await().atMost(WAIT))
+                .noneMatch(d -> d.address().equalsIgnoreCase(SELLER) || d.invoiceId().equals(id));
+    }
+
     @Test
     void aReorgThatDropsThePaymentRetractsIt() {
         EvmRpc rpc = rpc("polygon");

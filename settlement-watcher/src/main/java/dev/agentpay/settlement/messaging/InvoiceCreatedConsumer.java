@@ -2,6 +2,7 @@ package dev.agentpay.settlement.messaging;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.chains.Chain;
+import dev.agentpay.commons.chains.ChainTable;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.settlement.repository.DepositRepository;
@@ -31,6 +32,9 @@ public class InvoiceCreatedConsumer {
     @Inject
     DepositRepository deposits;
 
+    @Inject
+    ChainTable chains;
+
     @Incoming(CHANNEL)
     public Uni<Void> onInvoiceEvent(String payload) {
         Optional<DepositRepository.NewDeposit> d;
@@ -41,12 +45,17 @@ public class InvoiceCreatedConsumer {
             LOG.errorf("skipping malformed invoice-events record: %s", e.getMessage());
             return Uni.createFrom().voidItem();
         }
-        if (d.isEmpty()) {
+        if (d.isEmpty() || isSellerWallet(d.get())) {
+            // invoices created before per-invoice addresses announced the shared seller wallet: never watched
             return Uni.createFrom().voidItem();
         }
         return deposits.register(d.get())
                 .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).atMost(20)
                 .replaceWithVoid();
+    }
+
+    private boolean isSellerWallet(DepositRepository.NewDeposit d) {
+        return chains.get(Chain.of(d.chain()).orElseThrow()).paymentAddress().map(a -> a.equalsIgnoreCase(d.address())).orElse(false);
     }
 
     /** The deposit address an {@code invoice.created} event announces, if it is one (EVM invoices only). */
