@@ -76,15 +76,18 @@ class DepositAddressIT {
         for (String a : addresses) {
             assertThat(rpc.getCode(a).length()).as("forwarder at %s", a).isGreaterThan(2);
         }
-        // the chain-wide invariant: USDC at deposit addresses + swept = received
-        Map<String, Object> ledger = null;
-        for (Map<String, Object> c : given().baseUri(env.get("SETTLEMENT_WATCHER_URL")).header("x-admin-key", env.get("ADMIN_API_KEY"))
-                .get("/admin/sweeps").then().statusCode(200).extract().jsonPath().<Map<String, Object>>getList("data.chains")) {
-            if ("base".equals(c.get("chain"))) {
-                ledger = c;
+        // the chain-wide invariant: USDC at deposit addresses + swept = received, once no sweep is in flight
+        // (a mined sweep is in the ledger only after the watcher read its receipt)
+        Map<String, Object> ledger = Awaiting.until(Duration.ofSeconds(120), () -> {
+            for (Map<String, Object> c : given().baseUri(env.get("SETTLEMENT_WATCHER_URL")).header("x-admin-key", env.get("ADMIN_API_KEY"))
+                    .get("/admin/sweeps").then().statusCode(200).extract().jsonPath().<Map<String, Object>>getList("data.chains")) {
+                if ("base".equals(c.get("chain")) && ((Number) c.get("openSweeps")).intValue() == 0) {
+                    return c;
+                }
             }
-        }
-        assertThat(ledger).isNotNull();
+            return null;
+        });
+        assertThat(((Number) ledger.get("failedSweeps")).intValue()).isZero();
         BigInteger held = BigInteger.ZERO;
         for (String a : new StackDb(env).strings("watcher", "select address from deposit_address where chain = 'base'")) {
             held = held.add(UsdcInstaller.balanceOf(rpc, usdc, a));
