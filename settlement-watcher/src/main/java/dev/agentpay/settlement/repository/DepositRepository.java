@@ -52,13 +52,7 @@ public class DepositRepository {
         return pool.preparedQuery("select seq, chain, address, invoice_id, backfill_from from deposit_address"
                         + " where chain = $1 and seq > $2 order by seq limit $3")
                 .execute(Tuple.of(chain, afterSeq, limit))
-                .map(rs -> {
-                    List<Deposit> out = new ArrayList<>();
-                    for (Row r : rs) {
-                        out.add(new Deposit(r.getLong(0), r.getString(1), r.getString(2), r.getUUID(3), r.getLong(4)));
-                    }
-                    return out;
-                });
+                .map(DepositRepository::deposits);
     }
 
     /** Addresses whose back-fill is still to do. */
@@ -66,12 +60,14 @@ public class DepositRepository {
         return pool.preparedQuery("select seq, chain, address, invoice_id, backfill_from from deposit_address"
                         + " where chain = $1 and backfill_from is not null order by backfill_from, seq limit $2")
                 .execute(Tuple.of(chain, limit))
-                .map(rs -> {
-                    List<Deposit> out = new ArrayList<>();
-                    for (Row r : rs) {
-                        out.add(new Deposit(r.getLong(0), r.getString(1), r.getString(2), r.getUUID(3), r.getLong(4)));
-                    }
-                    return out;
-                });
+                .map(DepositRepository::deposits);
+    }
+
+    private static List<Deposit> deposits(io.vertx.mutiny.sqlclient.RowSet<Row> rs) {
+        List<Deposit> out = new ArrayList<>();
+        for (Row r : rs) {
+            out.add(new Deposit(r.getLong(0), r.getString(1), r.getString(2), r.getUUID(3), r.getLong(4)));
+        }
+        return out;
     }
 }
