@@ -310,6 +310,10 @@ public final class LocalStack {
         if (svc.name().equals("anchor-service")) {
             e.put("ANCHOR_SIGNER_KEY", ChainSetup.ANCHOR_SIGNER_KEY);
         }
+        if (svc.name().equals("settlement-watcher")) {
+            // pays the gas of sweeps (deposit addresses -> seller wallet); holds nothing but gas
+            e.put("SWEEPER_PRIVATE_KEY", ChainSetup.SWEEPER_KEY);
+        }
         e.put("WEBHOOK_ALLOW_PRIVATE_TARGETS", "true");
         // Local receivers are plain http on loopback (webhook-dispatcher README: the local stack allows both).
         e.put("WEBHOOK_ALLOW_HTTP", "true");

@@ -22,6 +22,39 @@ public interface SettlementConfig {
     /** Solana polling. */
     Solana solana();
 
+    /** Sweeping deposit addresses to the seller wallet. */
+    Sweep sweep();
+
+    /** Sweeping deposit addresses to the seller wallet (see README "Sweeping"). */
+    interface Sweep {
+
+        /** Whether sweeps run (they also need a key and, per chain, a deposit factory). */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * The sweeper's private key (env {@code SWEEPER_PRIVATE_KEY}): pays the gas of {@code sweep}. It
+         * cannot move money anywhere but the factory's treasury, so it holds gas only.
+         */
+        java.util.Optional<String> privateKey();
+
+        /** How often each chain's owed deposit addresses are swept. */
+        @WithDefault("PT30S")
+        Duration interval();
+
+        /** Most deposit addresses per sweep transaction. */
+        @WithDefault("50")
+        int batchSize();
+
+        /** How long a sent sweep may stay unmined before it is broadcast again (same signed transaction). */
+        @WithDefault("PT2M")
+        Duration rebroadcastAfter();
+
+        /** Broadcasts of one sweep before it is marked FAILED (its addresses are swept again by a new one). */
+        @WithDefault("5")
+        int maxAttempts();
+    }
+
     /** EVM scanning. */
     interface Evm {
 

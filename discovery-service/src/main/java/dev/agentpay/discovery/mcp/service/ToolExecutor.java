@@ -62,6 +62,7 @@ public class ToolExecutor {
             case "service_dispute_open" -> disputeOpen(args);
             case "service_create_invoice" -> x402(tool, "/api/x402/invoice", args);
             case "service_settle_invoice" -> x402(tool, "/api/x402/settle", args);
+            case "service_pay_invoice" -> payInvoice(tool, args);
             default -> Uni.createFrom().item(failure("Tool " + name + " has no implementation", error("not_implemented", name)));
         };
         return result.onFailure(UpstreamUnavailableException.class).recoverWithItem(e -> {
@@ -141,6 +142,19 @@ public class ToolExecutor {
                 });
     }
 
+    /** {@code POST /v1/invoices/{id}/pay}: the id goes in the path (a UUID, so nothing else can). */
+    private Uni<ObjectNode> payInvoice(ObjectNode tool, ObjectNode args) {
+        java.util.UUID id;
+        try {
+            id = java.util.UUID.fromString(args.path("invoice_id").asText(""));
+        } catch (IllegalArgumentException e) {
+            return Uni.createFrom().item(failure("invoice_id must be an invoice id (UUID)", error("validation_error", "invoice_id: not a UUID")));
+        }
+        ObjectNode rest = args.deepCopy();
+        rest.remove("invoice_id");
+        return x402(tool, "/v1/invoices/" + id + "/pay", rest);
+    }
+
     private Uni<ObjectNode> x402(ObjectNode tool, String path, ObjectNode args) {
         ObjectNode body = args.deepCopy();
         JsonNode payment = body.remove("x_payment");
@@ -152,7 +166,8 @@ public class ToolExecutor {
             if (r.status() == 402) {
                 // x402's MCP convention: the PaymentRequired object itself is the structured error
                 ObjectNode required = r.body() != null && r.body().isObject() ? (ObjectNode) r.body() : error("payment_required", "payment required");
-                String price = catalog.priceOf(tool).map(p -> p.amount() + " " + p.currency()).orElse("a payment");
+                String price = catalog.priceOf(tool).map(p -> p.variable() ? "the invoice's amount in " + p.currency()
+                        : p.amount() + " " + p.currency()).orElse("a payment");
                 String why = required.path("error").isTextual() ? " (" + required.get("error").asText() + ")" : "";
                 String reason = (proof == null
                         ? "Payment required: this call costs " + price + ". Pay one of accepts[] and call again with the base64 proof in x_payment."

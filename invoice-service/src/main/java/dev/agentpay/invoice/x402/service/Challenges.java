@@ -48,7 +48,7 @@ public class Challenges {
      */
     public Prepared prepare(Capability capability, String resourceUrl, List<PaymentRequirement> reqs, String code,
             String message) {
-        if (!"payment_required".equals(code)) {
+        if (!"payment_required".equals(code) || capability == Capability.PAY) {
             return new Prepared(body(reqs, code, message).toString(), v2Header(capability, resourceUrl, reqs, message));
         }
         String key = capability.value() + ' ' + resourceUrl;
@@ -77,6 +77,22 @@ public class Challenges {
             requirementCache.put(key, built);
         }
         return built;
+    }
+
+    /**
+     * The one requirement of paying an invoice: {@code exact} USDC of what it still asks for, on its own
+     * chain, to its own deposit address; empty when its chain is not the x402 EVM rail.
+     */
+    public List<PaymentRequirement> forInvoice(dev.agentpay.invoice.domain.Invoice inv, java.math.BigInteger amount, String resourceUrl) {
+        if (!inv.chain().equals(config.evm().chain()) || inv.addressKind() != dev.agentpay.invoice.domain.Invoice.AddressKind.DEPOSIT) {
+            return List.of();
+        }
+        ObjectNode extra = JSON.createObjectNode();
+        extra.put("name", config.evm().tokenName());
+        extra.put("version", config.evm().tokenVersion());
+        return List.of(new PaymentRequirement("exact", config.evm().network(), amount.toString(), resourceUrl,
+                Capability.PAY.description() + ": invoice " + inv.id(), MIME, outputSchema(Capability.PAY), inv.paymentAddress(),
+                config.maxTimeoutSeconds(), inv.usdcAddress(), extra, "eip155:" + config.evm().chainId(), DecodedPayment.Rail.EVM));
     }
 
     private List<PaymentRequirement> build(Capability capability, String resourceUrl) {
@@ -180,7 +196,10 @@ public class Challenges {
         ObjectNode rp = result.putObject("properties");
         rp.putObject("id").put("type", "string").put("format", "uuid");
         rp.putObject("status").put("type", "string").putArray("enum").add("PENDING").add("SETTLED");
-        if (c == Capability.INVOICE) {
+        if (c == Capability.PAY) {
+            rp.putObject("amount").put("type", "number");
+            rp.putObject("paymentDetails").put("type", "object");
+        } else if (c == Capability.INVOICE) {
             field(fields, "issuer", "string", "seller name or agent id", false);
             field(fields, "recipient", "string", "buyer", false);
             field(fields, "email", "string", "buyer email address", false);
