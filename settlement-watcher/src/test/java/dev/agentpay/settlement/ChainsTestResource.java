@@ -3,15 +3,15 @@ package dev.agentpay.settlement;
 import dev.agentpay.localstack.AnvilNode;
 import dev.agentpay.localstack.chain.EvmRpc;
 import dev.agentpay.localstack.chain.UsdcInstaller;
-import dev.agentpay.localstack.solana.SolanaStandIn;
 import dev.agentpay.localstack.testing.SharedServers;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Four real anvil chains with the real chain ids and USDC at the canonical addresses, plus the Solana
- * stand-in, wired into the watcher's chain table (3 confirmations, 200 ms polls).
+ * Four real anvil chains with the real chain ids and USDC at the canonical addresses, plus the local
+ * Solana chain (LiteSVM behind JSON-RPC, USDC at the canonical mint), wired into the watcher's chain
+ * table (3 confirmations, 200 ms polls).
  */
 public class ChainsTestResource implements QuarkusTestResourceLifecycleManager {
 
@@ -19,8 +19,6 @@ public class ChainsTestResource implements QuarkusTestResourceLifecycleManager {
     public static final String SELLER = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
     public static final String SOLANA_SELLER = "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV";
     public static final int CONFIRMATIONS = 3;
-
-    private SolanaStandIn solana;
 
     @Override
     public Map<String, String> start() {
@@ -34,8 +32,7 @@ public class ChainsTestResource implements QuarkusTestResourceLifecycleManager {
             props.put(p + "confirmations", Integer.toString(CONFIRMATIONS));
             props.put(p + "poll-interval", "PT0.2S");
         }
-        solana = SolanaStandIn.start(0);
-        props.put("chains.solana.rpc-url", solana.url());
+        props.put("chains.solana.rpc-url", SharedServers.solana().rpcUrl());
         props.put("chains.solana.payment-address", SOLANA_SELLER);
         props.put("chains.solana.poll-interval", "PT0.2S");
         return props;
@@ -43,8 +40,6 @@ public class ChainsTestResource implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public void stop() {
-        if (solana != null) {
-            solana.close();
-        }
+        // the shared chains stop with the JVM
     }
 }

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.localstack.chain.UsdcInstaller;
-import dev.agentpay.localstack.solana.SolanaStandIn;
+import dev.agentpay.localstack.solana.SolanaKeys;
+import dev.agentpay.localstack.solana.SolanaNode;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,8 +26,8 @@ import java.util.function.Supplier;
 
 /**
  * The one command that runs the whole system on this machine, for real: PostgreSQL, Kafka, five
- * anvil chains with USDC at the canonical addresses, the anchor contract, the x402 facilitator, the
- * Solana stand-in, the six services and the gateway. Writes {@code .local/stack.env}, prints it, and
+ * anvil chains with USDC at the canonical addresses, the anchor contract, the x402 facilitator, a
+ * local Solana chain (LiteSVM behind JSON-RPC), the six services and the gateway. Writes {@code .local/stack.env}, prints it, and
  * stops everything on Ctrl-C (or {@code stop}). Data lives under {@code .local/data}, so a second start
  * finds it again.
  */
@@ -178,11 +179,14 @@ public final class LocalStack {
         ManagedProcess facilitator = timed("x402 facilitator", () -> facilitator(chains.get("base"), facilitatorPort));
         supervised("x402-facilitator", facilitator, () -> facilitator(chains.get("base"), facilitatorPort));
 
-        SolanaStandIn solana = timed("solana stand-in", () -> SolanaStandIn.start(port(options, 8899)));
-        started.add(solana);
-        env.put("SOLANA_RPC_URL", solana.url());
+        int solanaPort = port(options, 8899);
+        SolanaNode solana = timed("solana (LiteSVM)", () -> startSolana(solanaPort, secrets));
+        supervised("solana", solana.process(), () -> startSolana(solanaPort, secrets).process());
+        env.put("SOLANA_RPC_URL", solana.rpcUrl());
         env.put("SOLANA_USDC_MINT", SOLANA_USDC_MINT);
         env.put("SOLANA_PAYMENT_ADDRESS", secrets.get("SOLANA_PAYMENT_ADDRESS"));
+        env.put("SOLANA_DEV_PAYER_SECRET_KEY", secrets.get("SOLANA_DEV_PAYER_SECRET_KEY"));
+        env.put("SOLANA_DEV_PAYER_ADDRESS", secrets.get("SOLANA_DEV_PAYER_ADDRESS"));
 
         // Services: start all six at once (each waits for nothing but its own database and Kafka).
         int gatewayPort = Ports.isFree(options.gatewayPort()) ? options.gatewayPort() : Ports.free();
@@ -265,6 +269,13 @@ public final class LocalStack {
         }
         Files.createDirectories(data);
         return AnvilNode.start(name, chainId, port, 1, state, logs.resolve("anvil-" + name + ".log"));
+    }
+
+    /** The local Solana chain; its state (accounts, history, clock) is kept in {@code data/solana.json}. */
+    private SolanaNode startSolana(int port, Map<String, String> secrets) throws IOException {
+        Files.createDirectories(data);
+        return SolanaNode.start(port, data.resolve("solana.json"), logs.resolve("solana.log"),
+                secrets.get("SOLANA_DEV_PAYER_SECRET_KEY"), SolanaNode.FINALITY_LAG, List.of());
     }
 
     private ManagedProcess facilitator(AnvilNode base, int port) {
@@ -372,6 +383,12 @@ public final class LocalStack {
             changed |= s.putIfAbsent(envPrefix(c) + "_PAYMENT_ADDRESS", "0x" + ApiKeys.randomHex(20)) == null;
         }
         changed |= s.putIfAbsent("SOLANA_PAYMENT_ADDRESS", Base58.encode(randomBytes(32))) == null;
+        if (!s.containsKey("SOLANA_DEV_PAYER_SECRET_KEY")) {
+            SolanaKeys.Keypair payer = SolanaKeys.generate();
+            s.put("SOLANA_DEV_PAYER_SECRET_KEY", payer.secret());
+            s.put("SOLANA_DEV_PAYER_ADDRESS", payer.address());
+            changed = true;
+        }
         if (changed) {
             StackEnv.write(file, s, "development secrets of the local stack; never use them anywhere else");
         }

@@ -51,5 +51,19 @@ public interface SettlementConfig {
         /** Timeout of one JSON-RPC call. */
         @WithDefault("PT10S")
         Duration rpcTimeout();
+
+        /**
+         * The commitment a payment must reach before it is published: {@code finalized} (the default:
+         * rooted, never rolled back) or {@code confirmed} (voted by a supermajority, about 0.4 s after
+         * landing instead of about 13 s; a confirmed block has never been rolled back on mainnet, but
+         * nothing guarantees it).
+         */
+        @WithDefault("finalized")
+        Commitment commitment();
+    }
+
+    /** Solana commitments the watcher accepts ({@code processed} can roll back: never). */
+    enum Commitment {
+        confirmed, finalized
     }
 }
