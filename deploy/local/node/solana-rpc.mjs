@@ -11,7 +11,7 @@
 //
 // USDC lives at the canonical mint EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v (6 decimals) with a
 // mint authority of this local chain; DEV_PAYER_SECRET_KEY (base58 of a 64-byte secret key) gets SOL
-// and DEV_PAYER_USDC whole USDC at genesis; FUND_ADDRESSES (comma-separated) get SOL at genesis.
+// and DEV_PAYER_USDC whole USDC at genesis; FUND_ADDRESSES (comma-separated) get SOL when they have none.
 //
 // Env: PORT, STATE_FILE, SLOT_MS (400), CONFIRM_LAG (1), FINALITY_LAG (32), DEV_PAYER_SECRET_KEY,
 // DEV_PAYER_USDC (1000000), FUND_ADDRESSES.
@@ -201,6 +201,7 @@ async function restoreOrGenesis() {
     faucet = await createKeyPairSignerFromBytes(b58enc.encode(keys.faucet));
     mintAuthority = await createKeyPairSignerFromBytes(b58enc.encode(keys.mintAuthority));
     nextBlockhash();
+    fundFeePayers();
     console.log(`restored slot ${slot}, ${accounts.size} accounts, ${order.length} transactions from ${stateFile}`);
     return;
   }
@@ -220,9 +221,6 @@ async function restoreOrGenesis() {
     holdings.push([payer.address, usdc]);
     supply += usdc;
   }
-  for (const a of (process.env.FUND_ADDRESSES || '').split(',').map((s) => s.trim()).filter(Boolean)) {
-    putAccount(a, 1000n * LAMPORTS_PER_SOL, SYSTEM_PROGRAM, new Uint8Array(0));
-  }
   const mintData = new Uint8Array(getMintEncoder().encode({
     mintAuthority: mintAuthority.address, supply, decimals: 6, isInitialized: true, freezeAuthority: null,
   }));
@@ -234,8 +232,16 @@ async function restoreOrGenesis() {
     }));
     putAccount(ata, svm.minimumBalanceForRentExemption(BigInt(data.length)), TOKEN_PROGRAM_ADDRESS, data);
   }
+  fundFeePayers();
   markDirty();
   console.log(`genesis at slot ${slot}: USDC mint ${USDC_MINT} (authority ${mintAuthority.address})`);
+}
+
+// Fee payers named in FUND_ADDRESSES (the x402 facilitator's) get SOL when they have none, on every start.
+function fundFeePayers() {
+  for (const a of (process.env.FUND_ADDRESSES || '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    if (!accounts.has(a)) putAccount(a, 1000n * LAMPORTS_PER_SOL, SYSTEM_PROGRAM, new Uint8Array(0));
+  }
 }
 
 async function exportSecret(signer) {
