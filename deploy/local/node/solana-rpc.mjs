@@ -466,9 +466,18 @@ function execute(bytes, cfg = {}) {
     if (isWritable(msg, i) || accounts.has(k)) rememberAccount(k);
   });
   const fee = LAMPORTS_PER_SIGNATURE * BigInt(msg.header.numSignerAccounts);
+  const inner = [];
+  (meta.innerInstructions() ?? []).forEach((group, index) => {
+    if (group.length) {
+      inner.push({ index, instructions: group.map((ii) => {
+        const c = ii.instruction();
+        return { accounts: [...c.accounts()], data: b58dec.decode(new Uint8Array(c.data())), programIdIndex: c.programIdIndex(), stackHeight: ii.stackHeight() };
+      }) });
+    }
+  });
   const rec = {
     signature, slot: slot.toString(), blockTime: Math.floor(Date.now() / 1000), wire: b64dec.decode(bytes), err,
-    logs: meta.logs(), units: Number(meta.computeUnitsConsumed()), fee: fee.toString(),
+    logs: meta.logs(), inner, units: Number(meta.computeUnitsConsumed()), fee: fee.toString(),
     pre, post: keysList.map((k) => lookupAccount(k)?.lamports ?? '0'), preToken, postToken: tokenBalances(keysList), keys: keysList,
   };
   indexTx(rec);
@@ -526,10 +535,23 @@ function simulate(encoded, cfg = {}) {
       return encodeAccount(addr, { lamports: a.lamports.toString(), owner: a.programAddress, data: b64dec.decode(a.data), space: a.data.length }, 'base64');
     });
   }
+  let innerOut = null;
+  if (cfg.innerInstructions) {
+    innerOut = [];
+    (meta.innerInstructions() ?? []).forEach((group, index) => {
+      if (group.length) {
+        innerOut.push({ index, instructions: group.map((ii) => {
+          const c = ii.instruction();
+          const raw = { accounts: [...c.accounts()], data: b58dec.decode(new Uint8Array(c.data())), programIdIndex: c.programIdIndex(), stackHeight: ii.stackHeight() };
+          return cfg.encoding === 'jsonParsed' ? { ...parseInstruction({ programAddressIndex: raw.programIdIndex, accountIndices: raw.accounts, data: c.data() }, msg.staticAccounts), stackHeight: raw.stackHeight } : raw;
+        }) });
+      }
+    });
+  }
   return {
     context: context(),
     value: {
-      accounts: accountsOut, err: failed ? txErrorJson(sim.err()) : null, innerInstructions: null, logs: meta.logs(),
+      accounts: accountsOut, err: failed ? txErrorJson(sim.err()) : null, innerInstructions: innerOut, logs: meta.logs(),
       replacementBlockhash, returnData: null, unitsConsumed: Number(meta.computeUnitsConsumed()),
     },
   };
@@ -557,7 +579,7 @@ function renderTx(rec, encoding) {
   const signatures = keysList.slice(0, msg.header.numSignerAccounts).map((k) => (tx.signatures[k] ? b58dec.decode(tx.signatures[k]) : '1111111111111111111111111111111111111111111111111111111111111111'));
   const version = msg.version === 'legacy' ? 'legacy' : msg.version;
   const meta = {
-    computeUnitsConsumed: rec.units, err: rec.err, fee: Number(rec.fee), innerInstructions: [], logMessages: rec.logs,
+    computeUnitsConsumed: rec.units, err: rec.err, fee: Number(rec.fee), innerInstructions: renderInner(rec.inner ?? [], keysList, encoding), logMessages: rec.logs,
     postBalances: rec.post.map(Number), postTokenBalances: rec.postToken, preBalances: rec.pre.map(Number),
     preTokenBalances: rec.preToken, rewards: [], status: rec.err ? { Err: rec.err } : { Ok: null },
   };
@@ -591,6 +613,17 @@ function renderTx(rec, encoding) {
     if (version !== 'legacy') transaction.message.addressTableLookups = [];
   }
   return { blockTime: rec.blockTime, meta, slot: Number(rec.slot), transaction, version };
+}
+
+function renderInner(inner, keysList, encoding) {
+  return inner.map((g) => ({
+    index: g.index,
+    instructions: g.instructions.map((c) => {
+      if (encoding !== 'jsonParsed') return c;
+      const parsed = parseInstruction({ programAddressIndex: c.programIdIndex, accountIndices: c.accounts, data: b58enc.encode(c.data) }, keysList);
+      return { ...parsed, stackHeight: c.stackHeight };
+    }),
+  }));
 }
 
 function memoOf(rec) {
