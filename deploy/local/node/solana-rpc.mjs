@@ -14,7 +14,7 @@
 // and DEV_PAYER_USDC whole USDC at genesis; FUND_ADDRESSES (comma-separated) get SOL when they have none.
 //
 // Env: PORT, STATE_FILE, SLOT_MS (400), CONFIRM_LAG (1), FINALITY_LAG (32), DEV_PAYER_SECRET_KEY,
-// DEV_PAYER_USDC (1000000), FUND_ADDRESSES.
+// DEV_PAYER_USDC (1000000), FUND_ADDRESSES, USDC_ACCOUNT_OWNERS.
 // Development-only methods (never on a real cluster): localnet_mintUsdc [owner, atomicAmount] mints
 // local USDC to the owner's associated token account with a real, signed MintTo transaction.
 import http from 'node:http';
@@ -201,7 +201,7 @@ async function restoreOrGenesis() {
     faucet = await createKeyPairSignerFromBytes(b58enc.encode(keys.faucet));
     mintAuthority = await createKeyPairSignerFromBytes(b58enc.encode(keys.mintAuthority));
     nextBlockhash();
-    fundFeePayers();
+    await fundFeePayers();
     console.log(`restored slot ${slot}, ${accounts.size} accounts, ${order.length} transactions from ${stateFile}`);
     return;
   }
@@ -232,16 +232,27 @@ async function restoreOrGenesis() {
     }));
     putAccount(ata, svm.minimumBalanceForRentExemption(BigInt(data.length)), TOKEN_PROGRAM_ADDRESS, data);
   }
-  fundFeePayers();
+  await fundFeePayers();
   markDirty();
   console.log(`genesis at slot ${slot}: USDC mint ${USDC_MINT} (authority ${mintAuthority.address})`);
 }
 
-// Fee payers named in FUND_ADDRESSES (the x402 facilitator's) get SOL when they have none, on every start.
-function fundFeePayers() {
-  for (const a of (process.env.FUND_ADDRESSES || '').split(',').map((x) => x.trim()).filter(Boolean)) {
+// Fee payers named in FUND_ADDRESSES (the x402 facilitator's) get SOL when they have none, and owners
+// named in USDC_ACCOUNT_OWNERS (the seller) an empty USDC associated token account, on every start.
+async function fundFeePayers() {
+  const list = (name) => (process.env[name] || '').split(',').map((x) => x.trim()).filter(Boolean);
+  for (const a of list('FUND_ADDRESSES')) {
     if (!accounts.has(a)) putAccount(a, 1000n * LAMPORTS_PER_SOL, SYSTEM_PROGRAM, new Uint8Array(0));
   }
+  for (const owner of list('USDC_ACCOUNT_OWNERS')) {
+    const [ata] = await findAssociatedTokenPda({ owner: address(owner), mint: address(USDC_MINT), tokenProgram: TOKEN_PROGRAM_ADDRESS });
+    if (accounts.has(ata)) continue;
+    const data = new Uint8Array(getTokenEncoder().encode({
+      mint: address(USDC_MINT), owner: address(owner), amount: 0n, delegate: null, state: 1, isNative: null, delegatedAmount: 0n, closeAuthority: null,
+    }));
+    putAccount(ata, svm.minimumBalanceForRentExemption(BigInt(data.length)), TOKEN_PROGRAM_ADDRESS, data);
+  }
+  markDirty();
 }
 
 async function exportSecret(signer) {

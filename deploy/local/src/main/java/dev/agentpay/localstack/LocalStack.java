@@ -135,6 +135,9 @@ public final class LocalStack {
         Map<String, String> secrets = secrets();
         env.put("BASE_URL", "");
         env.putAll(secrets);
+        // The facilitator's Solana key goes to the facilitator only (its address is X402_SOLANA_FEE_PAYER).
+        env.remove("SOLANA_FACILITATOR_SECRET_KEY");
+        env.remove("SOLANA_FACILITATOR_ADDRESS");
 
         // Infrastructure: PostgreSQL, Kafka and the chains start side by side.
         CompletableFuture<PostgresServer> pg = async("postgres", () -> {
@@ -175,10 +178,6 @@ public final class LocalStack {
             return null;
         });
 
-        int facilitatorPort = port(options, 4020);
-        ManagedProcess facilitator = timed("x402 facilitator", () -> facilitator(chains.get("base"), facilitatorPort));
-        supervised("x402-facilitator", facilitator, () -> facilitator(chains.get("base"), facilitatorPort));
-
         int solanaPort = port(options, 8899);
         SolanaNode solana = timed("solana (LiteSVM)", () -> startSolana(solanaPort, secrets));
         supervised("solana", solana.process(), () -> startSolana(solanaPort, secrets).process());
@@ -187,6 +186,12 @@ public final class LocalStack {
         env.put("SOLANA_PAYMENT_ADDRESS", secrets.get("SOLANA_PAYMENT_ADDRESS"));
         env.put("SOLANA_DEV_PAYER_SECRET_KEY", secrets.get("SOLANA_DEV_PAYER_SECRET_KEY"));
         env.put("SOLANA_DEV_PAYER_ADDRESS", secrets.get("SOLANA_DEV_PAYER_ADDRESS"));
+
+        int facilitatorPort = port(options, 4020);
+        ManagedProcess facilitator = timed("x402 facilitator", () -> facilitator(chains.get("base"), solana, facilitatorPort, secrets));
+        supervised("x402-facilitator", facilitator, () -> facilitator(chains.get("base"), solana, facilitatorPort, secrets));
+        env.put("X402_SOLANA_FEE_PAYER", secrets.get("SOLANA_FACILITATOR_ADDRESS"));
+
 
         // Services: start all six at once (each waits for nothing but its own database and Kafka).
         int gatewayPort = Ports.isFree(options.gatewayPort()) ? options.gatewayPort() : Ports.free();
@@ -275,13 +280,16 @@ public final class LocalStack {
     private SolanaNode startSolana(int port, Map<String, String> secrets) throws IOException {
         Files.createDirectories(data);
         return SolanaNode.start(port, data.resolve("solana.json"), logs.resolve("solana.log"),
-                secrets.get("SOLANA_DEV_PAYER_SECRET_KEY"), SolanaNode.FINALITY_LAG, List.of());
+                secrets.get("SOLANA_DEV_PAYER_SECRET_KEY"), SolanaNode.FINALITY_LAG, List.of(secrets.get("SOLANA_FACILITATOR_ADDRESS")),
+                List.of(secrets.get("SOLANA_PAYMENT_ADDRESS")));
     }
 
-    private ManagedProcess facilitator(AnvilNode base, int port) {
+    private ManagedProcess facilitator(AnvilNode base, SolanaNode solana, int port, Map<String, String> secrets) {
         ManagedProcess p = ManagedProcess.start("x402-facilitator", List.of("node", "facilitator.mjs"),
                 Map.of("PORT", Integer.toString(port), "BASE_RPC_URL", base.rpcUrl(),
-                        "FACILITATOR_PRIVATE_KEY", ChainSetup.FACILITATOR_KEY),
+                        "FACILITATOR_PRIVATE_KEY", ChainSetup.FACILITATOR_KEY,
+                        "SOLANA_RPC_URL", solana.rpcUrl(),
+                        "SOLANA_FEE_PAYER_SECRET_KEY", secrets.get("SOLANA_FACILITATOR_SECRET_KEY")),
                 RepoPaths.nodeDir(), logs.resolve("x402-facilitator.log"));
         String url = "http://127.0.0.1:" + port;
         try {
@@ -314,7 +322,8 @@ public final class LocalStack {
         servicePorts.forEach((name, p) -> e.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URL", "http://127.0.0.1:" + p));
         // Chain settings are public; the anchor signer key goes to anchor-service only.
         env.forEach((k, v) -> {
-            if (k.startsWith("CHAIN_") || k.startsWith("SOLANA_") || k.startsWith("ANCHOR_") || k.startsWith("X402_")) {
+            if ((k.startsWith("CHAIN_") || k.startsWith("SOLANA_") || k.startsWith("ANCHOR_") || k.startsWith("X402_"))
+                    && !k.endsWith("_SECRET_KEY")) {
                 e.put(k, v);
             }
         });
@@ -387,6 +396,13 @@ public final class LocalStack {
             SolanaKeys.Keypair payer = SolanaKeys.generate();
             s.put("SOLANA_DEV_PAYER_SECRET_KEY", payer.secret());
             s.put("SOLANA_DEV_PAYER_ADDRESS", payer.address());
+            changed = true;
+        }
+        if (!s.containsKey("SOLANA_FACILITATOR_SECRET_KEY")) {
+            // the local x402 facilitator's Solana fee payer (extra.feePayer of the Solana rail)
+            SolanaKeys.Keypair feePayer = SolanaKeys.generate();
+            s.put("SOLANA_FACILITATOR_SECRET_KEY", feePayer.secret());
+            s.put("SOLANA_FACILITATOR_ADDRESS", feePayer.address());
             changed = true;
         }
         if (changed) {

@@ -42,9 +42,12 @@ public final class SolanaNode implements AutoCloseable {
      * @param stateFile      where the chain keeps its state ({@code null}: in memory only)
      * @param devPayerSecret base58 64-byte secret key funded at genesis ({@code null}: none)
      * @param finalityLag    slots until a transaction is finalized
-     * @param fund           addresses given SOL at genesis (fee payers)
+     * @param fund           addresses given SOL when they have none (fee payers)
+     * @param usdcOwners     wallets given an empty USDC associated token account when they have none (sellers:
+     *                       x402's exact scheme pays into an existing one)
      */
-    public static SolanaNode start(int port, Path stateFile, Path log, String devPayerSecret, int finalityLag, List<String> fund) {
+    public static SolanaNode start(int port, Path stateFile, Path log, String devPayerSecret, int finalityLag, List<String> fund,
+            List<String> usdcOwners) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("PORT", Integer.toString(port));
         env.put("FINALITY_LAG", Integer.toString(finalityLag));
@@ -55,6 +58,7 @@ public final class SolanaNode implements AutoCloseable {
             env.put("DEV_PAYER_SECRET_KEY", devPayerSecret);
         }
         env.put("FUND_ADDRESSES", String.join(",", fund));
+        env.put("USDC_ACCOUNT_OWNERS", String.join(",", usdcOwners));
         ManagedProcess mp = ManagedProcess.start("solana", List.of("node", "solana-rpc.mjs"), env, RepoPaths.nodeDir(), log);
         Ports.awaitListening(port, Duration.ofSeconds(30), mp);
         return new SolanaNode(port, mp);

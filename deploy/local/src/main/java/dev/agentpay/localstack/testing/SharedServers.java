@@ -74,7 +74,7 @@ public final class SharedServers {
         if (solana == null) {
             Path dir = RepoPaths.testScratch("solana");
             solana = SolanaNode.start(Ports.free(), dir.resolve("solana.json"), dir.resolve("solana.log"),
-                    SOLANA_PAYER.secret(), SOLANA_TEST_FINALITY_LAG, List.of(SOLANA_FEE_PAYER.address()));
+                    SOLANA_PAYER.secret(), SOLANA_TEST_FINALITY_LAG, List.of(SOLANA_FEE_PAYER.address()), List.of());
         }
         return solana;
     }
