@@ -186,6 +186,8 @@ public final class LocalStack {
         env.put("SOLANA_PAYMENT_ADDRESS", secrets.get("SOLANA_PAYMENT_ADDRESS"));
         env.put("SOLANA_DEV_PAYER_SECRET_KEY", secrets.get("SOLANA_DEV_PAYER_SECRET_KEY"));
         env.put("SOLANA_DEV_PAYER_ADDRESS", secrets.get("SOLANA_DEV_PAYER_ADDRESS"));
+        // 400 ms slots: a 200 ms poll keeps detection after finality well under the 1.5 s target
+        env.put("SOLANA_POLL_INTERVAL", "PT0.2S");
 
         int facilitatorPort = port(options, 4020);
         ManagedProcess facilitator = timed("x402 facilitator", () -> facilitator(chains.get("base"), solana, facilitatorPort, secrets));

@@ -23,6 +23,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,6 +46,9 @@ class X402SolanaTest {
 
     @Inject
     Pool pool;
+
+    @Inject
+    dev.agentpay.invoice.x402.service.X402Reconciler reconciler;
 
     @Test
     void theV1ClientPaysBothEndpointsOnSolana() throws Exception {
@@ -116,7 +120,80 @@ class X402SolanaTest {
         assertThat(x402Invoices()).isEqualTo(invoices + 1);
     }
 
+    @Test
+    void aLostSolanaSettleOutcomeIsResolvedFromTheChain() throws Exception {
+        // A payment the facilitator did settle on chain, but whose answer never came back.
+        JsonNode signed = X402Client.runSolana(X402Client.solana("sign-v1", invoiceUrl.toString(), "{}"));
+        JsonNode payment = X402Client.JSON.readTree(java.util.Base64.getDecoder().decode(signed.path("header").asText()));
+        com.fasterxml.jackson.databind.node.ObjectNode settle = X402Client.JSON.createObjectNode();
+        settle.put("x402Version", 1);
+        settle.set("paymentPayload", payment);
+        settle.set("paymentRequirements", signed.get("requirement"));
+        JsonNode answer = postJson(FacilitatorTestResource.facilitatorUrl() + "/settle", settle.toString());
+        assertThat(answer.path("success").asBoolean()).as(answer.toString()).isTrue();
+        String landed = answer.path("transaction").asText();
+        // The facilitator answers at confirmed; the reconciler reads finalized transactions.
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(15).toNanos();
+        while (!rpc("getSignatureStatuses", java.util.List.of(landed)).path("result").path("value").get(0)
+                .path("confirmationStatus").asText().equals("finalized")) {
+            assertThat(System.nanoTime()).as("finalized within 15 s").isLessThan(deadline);
+            Thread.sleep(100);
+        }
+        UUID used = insertSettling(payerSignature(payment.path("payload").path("transaction").asText()));
+        // A payment that never reached the chain: its blockhash is long expired.
+        UUID unused = insertSettling(dev.agentpay.localstack.Base58.encode(new byte[64]).replace('1', '2'));
+        long invoices = x402Invoices();
+
+        reconciler.run().await().indefinitely();
+
+        assertThat(stateAndTx(used)).isEqualTo("COMPLETED:" + landed);
+        assertThat(stateAndTx(unused)).startsWith("FAILED:");
+        assertThat(x402Invoices()).isEqualTo(invoices + 1);
+        reconciler.run().await().indefinitely();
+        assertThat(x402Invoices()).isEqualTo(invoices + 1);
+    }
+
     // ---------------------------------------------------------------- helpers
+
+    /** The payer's signature of a partially signed wire transaction: the first non-empty one. */
+    private static String payerSignature(String base64Tx) {
+        byte[] tx = java.util.Base64.getDecoder().decode(base64Tx);
+        int count = tx[0]; // fewer than 128 signatures: one byte of compact-u16
+        for (int s = 0; s < count; s++) {
+            byte[] sig = java.util.Arrays.copyOfRange(tx, 1 + 64 * s, 1 + 64 * (s + 1));
+            for (byte b : sig) {
+                if (b != 0) {
+                    return dev.agentpay.localstack.Base58.encode(sig);
+                }
+            }
+        }
+        throw new AssertionError("unsigned transaction");
+    }
+
+    /** A SETTLING Solana payment as a crash between /settle and the commit leaves it, claimed 10 minutes ago. */
+    private UUID insertSettling(String payerSignature) {
+        UUID id = UUID.randomUUID();
+        pool.preparedQuery("insert into x402_payment (id, payment_key, capability, x402_version, network, payer, pay_to,"
+                        + " asset, amount_atomic, valid_before, nonce, state, request, created_at, updated_at)"
+                        + " values ($1, $2, 'invoice', 1, 'solana', null, $3, $4, 10000, null, null, 'SETTLING',"
+                        + " '{\"amount\":\"0.01\",\"recipient\":\"LostSol\"}'::jsonb, now() - interval '10 minutes',"
+                        + " now() - interval '10 minutes')")
+                .execute(Tuple.of(id, "svm:" + payerSignature, FacilitatorTestResource.SOLANA_SELLER, SolanaNode.USDC_MINT))
+                .await().indefinitely();
+        return id;
+    }
+
+    private String stateAndTx(UUID id) {
+        var r = pool.preparedQuery("select state, tx_hash from x402_payment where id = $1").execute(Tuple.of(id))
+                .await().indefinitely().iterator().next();
+        return r.getString("state") + ":" + r.getString("tx_hash");
+    }
+
+    private static JsonNode postJson(String url, String body) throws Exception {
+        var r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return X402Client.JSON.readTree(r.body());
+    }
 
     private static JsonNode rpc(String method, Object... params) throws Exception {
         String body = X402Client.JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 1, "method", method, "params", params));
