@@ -4,10 +4,12 @@
 //
 //   node solana-pay.mjs --rpc URL --payer BASE58_SECRET --to OWNER --amount ATOMIC [--memo TEXT]
 //        [--mint MINT] [--new-mint] [--to-account TOKEN_ACCOUNT] [--fail] [--commitment confirmed]
+//        [--fee-payer BASE58_SECRET]
 //
 // --new-mint pays with a fresh mint of the payer's own (6 decimals; "another mint"); --to-account sends
 // to that token account instead of the owner's associated one; --fail asks for more than the payer
-// holds and sends without preflight, so the transaction lands and fails on chain.
+// holds and sends without preflight, so the transaction lands and fails on chain; --fee-payer has
+// another key pay the fees (and the associated token account's rent), as an x402 facilitator does.
 import {
   address, appendTransactionMessageInstructions, createKeyPairSignerFromBytes, createSolanaRpc,
   createTransactionMessage, generateKeyPairSigner, getBase58Encoder, getBase64EncodedWireTransaction,
@@ -31,6 +33,7 @@ for (let i = 2; i < process.argv.length; i++) {
 async function main() {
   const rpc = createSolanaRpc(args.rpc);
   const payer = await createKeyPairSignerFromBytes(getBase58Encoder().encode(args.payer));
+  const feePayer = args['fee-payer'] ? await createKeyPairSignerFromBytes(getBase58Encoder().encode(args['fee-payer'])) : payer;
   const owner = address(args.to);
   const amount = BigInt(args.amount);
   const commitment = args.commitment ?? 'confirmed';
@@ -55,7 +58,7 @@ async function main() {
     destination = address(args['to-account']);
   } else {
     [destination] = await findAssociatedTokenPda({ owner, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
-    ix.push(getCreateAssociatedTokenIdempotentInstruction({ payer, ata: destination, owner, mint }));
+    ix.push(getCreateAssociatedTokenIdempotentInstruction({ payer: feePayer, ata: destination, owner, mint }));
   }
   const sent = args.fail ? amount + 10n ** 15n : amount;
   ix.push(getTransferCheckedInstruction({ source, mint, destination, authority: payer, amount: sent, decimals: 6 }));
@@ -65,7 +68,7 @@ async function main() {
   const { value: blockhash } = await rpc.getLatestBlockhash({ commitment: 'processed' }).send();
   const message = pipe(
     createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(payer, m),
+    (m) => setTransactionMessageFeePayerSigner(feePayer, m),
     (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
     (m) => appendTransactionMessageInstructions(ix, m),
   );

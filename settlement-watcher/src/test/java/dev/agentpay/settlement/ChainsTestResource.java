@@ -35,6 +35,7 @@ public class ChainsTestResource implements QuarkusTestResourceLifecycleManager {
         props.put("chains.solana.rpc-url", SharedServers.solana().rpcUrl());
         props.put("chains.solana.payment-address", SOLANA_SELLER);
         props.put("chains.solana.poll-interval", "PT0.2S");
+        props.put("settlement.solana.x402-fee-payers", SharedServers.solanaFeePayer().address());
         return props;
     }
 

@@ -99,6 +99,18 @@ class SolanaWatcherTest {
     }
 
     @Test
+    void anX402PaymentIsPublishedWithoutItsMemoSoItPaysNoInvoice() {
+        // The payer writes the memo of an x402 payment (x402's clients add one); the facilitator pays the fees.
+        String invoiceMemo = UUID.randomUUID().toString();
+        SolanaNode.Payment x402 = pay(ChainsTestResource.SOLANA_SELLER, 10_000, invoiceMemo,
+                "--fee-payer", SharedServers.solanaFeePayer().secret());
+        assertThat(x402.failed()).isFalse();
+        ChainTransferEvent e = events.await(ev -> ev.txHash().equals(x402.signature()), 1, Duration.ofSeconds(30)).get(0);
+        assertThat(e.amount()).isEqualTo(BigInteger.valueOf(10_000));
+        assertThat(e.memo()).as("never attributable to an invoice").isNull();
+    }
+
+    @Test
     void theChainAnswersInSolanasDocumentedShapes() throws Exception {
         SolanaNode.Payment paid = pay(ChainsTestResource.SOLANA_SELLER, 1_500_000, "shape-check", "--commitment", "finalized");
         String sig = paid.signature();

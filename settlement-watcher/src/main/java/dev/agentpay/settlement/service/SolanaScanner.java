@@ -96,6 +96,11 @@ public class SolanaScanner {
                 memo = ins.path("parsed").asText();
             }
         }
+        JsonNode feePayerKey = tx.path("transaction").path("message").path("accountKeys").path(0);
+        String feePayer = feePayerKey.isTextual() ? feePayerKey.asText() : feePayerKey.path("pubkey").asText();
+        if (config.solana().x402FeePayers().orElse(List.of()).contains(feePayer)) {
+            memo = null; // an x402 payment: its fee is never an invoice's payment
+        }
         List<Transfer> out = new ArrayList<>();
         for (int i = 0; i < instructions.size(); i++) {
             JsonNode ins = instructions.get(i);
