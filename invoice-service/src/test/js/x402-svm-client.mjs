@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { headersOf, requestInit } from './http.mjs';
 
 const cmd = JSON.parse(process.argv[2]);
 const tools = join(cmd.nodeTools, 'node_modules');
@@ -20,17 +21,7 @@ async function esm(pkg, sub = '.') {
   return import(pathToFileURL(join(tools, pkg, pick(manifest.exports[sub]))).href);
 }
 
-const init = () => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/json', ...(cmd.headers ?? {}) },
-  body: cmd.body ?? '{}',
-});
-
-function headersOf(res) {
-  const out = {};
-  res.headers.forEach((v, k) => { out[k] = v; });
-  return out;
-}
+const init = () => requestInit(cmd);
 
 async function answer(res, receipt) {
   const text = await res.text();

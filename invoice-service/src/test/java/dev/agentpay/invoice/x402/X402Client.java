@@ -18,23 +18,24 @@ final class X402Client {
     }
 
     static ObjectNode command(String op, String url, String body) {
-        ObjectNode c = JSON.createObjectNode();
-        c.put("op", op);
-        c.put("nodeTools", RepoPaths.nodeDir().toString());
-        c.put("url", url);
-        c.put("body", body);
+        ObjectNode c = base(op, url, body);
         c.put("key", FacilitatorTestResource.PAYER_KEY);
         c.put("rpc", FacilitatorTestResource.rpcUrl());
         return c;
     }
 
-    /** A command for {@code x402-svm-client.mjs}: the official clients paying on the Solana rail. */
-    static ObjectNode solana(String op, String url, String body) {
+    private static ObjectNode base(String op, String url, String body) {
         ObjectNode c = JSON.createObjectNode();
         c.put("op", op);
         c.put("nodeTools", RepoPaths.nodeDir().toString());
         c.put("url", url);
         c.put("body", body);
+        return c;
+    }
+
+    /** A command for {@code x402-svm-client.mjs}: the official clients paying on the Solana rail. */
+    static ObjectNode solana(String op, String url, String body) {
+        ObjectNode c = base(op, url, body);
         c.put("secret", dev.agentpay.localstack.testing.SharedServers.solanaPayer().secret());
         c.put("rpc", dev.agentpay.localstack.testing.SharedServers.solana().rpcUrl());
         return c;
