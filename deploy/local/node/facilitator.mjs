@@ -74,6 +74,18 @@ function readJson(req) {
   });
 }
 
+async function solanaReachable() {
+  try {
+    const r = await fetch(process.env.SOLANA_RPC_URL, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }), signal: AbortSignal.timeout(2000),
+    });
+    return r.ok;
+  } catch {
+    return false;
+  }
+}
+
 function chainUnreachable(e) {
   const transport = new Set(['HttpRequestError', 'TimeoutError', 'WebSocketRequestError']);
   for (let x = e; x; x = x.cause) {
@@ -102,9 +114,14 @@ const server = http.createServer(async (req, res) => {
         if (!svm) {
           return send(res, 400, { error: 'the Solana rail is not configured on this facilitator' });
         }
-        return send(res, 200, req.url === '/verify'
+        const out = req.url === '/verify'
           ? await svm.verify(paymentPayload, paymentRequirements)
-          : await svm.settle(paymentPayload, paymentRequirements));
+          : await svm.settle(paymentPayload, paymentRequirements);
+        // x402's SVM facilitator reports an RPC outage as a refusal; an unreachable chain is ours (502).
+        if ((out?.isValid === false || out?.success === false) && !(await solanaReachable())) {
+          return send(res, 502, { error: 'the Solana RPC is unreachable' });
+        }
+        return send(res, 200, out);
       }
       if (req.url === '/verify') {
         return send(res, 200, await verify(client, paymentPayload, paymentRequirements));
