@@ -4,16 +4,15 @@ import dev.agentpay.localstack.AnvilNode;
 import dev.agentpay.localstack.chain.DepositFactoryInstaller;
 import dev.agentpay.localstack.chain.EvmRpc;
 import dev.agentpay.localstack.chain.UsdcInstaller;
-import dev.agentpay.localstack.solana.SolanaStandIn;
 import dev.agentpay.localstack.testing.SharedServers;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Four real anvil chains with the real chain ids and USDC at the canonical addresses, plus the Solana
- * stand-in, wired into the watcher's chain table (3 confirmations, 200 ms polls), with a deposit
- * factory deployed on each EVM chain.
+ * Four real anvil chains with the real chain ids and USDC at the canonical addresses, plus the local
+ * Solana chain (LiteSVM behind JSON-RPC, USDC at the canonical mint), wired into the watcher's chain
+ * table (3 confirmations, 200 ms polls), with a deposit factory deployed on each EVM chain.
  */
 public class ChainsTestResource implements QuarkusTestResourceLifecycleManager {
 
@@ -23,8 +22,6 @@ public class ChainsTestResource implements QuarkusTestResourceLifecycleManager {
     public static final int CONFIRMATIONS = 3;
     /** anvil default account #4. */
     public static final String SWEEPER_KEY = "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a";
-
-    private SolanaStandIn solana;
 
     @Override
     public Map<String, String> start() {
@@ -45,17 +42,15 @@ public class ChainsTestResource implements QuarkusTestResourceLifecycleManager {
         // the sweeper (anvil account #4) pays sweep gas; sweeps are driven by the tests (the schedule waits an hour)
         props.put("settlement.sweep.private-key", SWEEPER_KEY);
         props.put("settlement.sweep.interval", "PT1H");
-        solana = SolanaStandIn.start(0);
-        props.put("chains.solana.rpc-url", solana.url());
+        props.put("chains.solana.rpc-url", SharedServers.solana().rpcUrl());
         props.put("chains.solana.payment-address", SOLANA_SELLER);
         props.put("chains.solana.poll-interval", "PT0.2S");
+        props.put("settlement.solana.x402-fee-payers", SharedServers.solanaFeePayer().address());
         return props;
     }
 
     @Override
     public void stop() {
-        if (solana != null) {
-            solana.close();
-        }
+        // the shared chains stop with the JVM
     }
 }

@@ -3,6 +3,8 @@ package dev.agentpay.settlement.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 /** Settings of settlement-watcher (the chain table itself is {@code dev.agentpay.commons.chains.ChainsConfig}). */
 @ConfigMapping(prefix = "settlement")
@@ -84,5 +86,27 @@ public interface SettlementConfig {
         /** Timeout of one JSON-RPC call. */
         @WithDefault("PT10S")
         Duration rpcTimeout();
+
+        /**
+         * The commitment a payment must reach before it is published: {@code finalized} (the default:
+         * rooted, never rolled back) or {@code confirmed} (voted by a supermajority, about 0.4 s after
+         * landing instead of about 13 s; a confirmed block has never been rolled back on mainnet, but
+         * nothing guarantees it).
+         */
+        @WithDefault("finalized")
+        Commitment commitment();
+
+        /**
+         * Fee payers of x402 facilitators ({@code X402_SOLANA_FEE_PAYER}). A transaction whose fee payer is
+         * one of them is an x402 payment, settled and recorded by invoice-service's x402 path: its transfer
+         * is published without its memo, so it is never attributed to an invoice (the payer chooses that
+         * memo, and x402's clients write one).
+         */
+        Optional<List<String>> x402FeePayers();
+    }
+
+    /** Solana commitments the watcher accepts ({@code processed} can roll back: never). */
+    enum Commitment {
+        confirmed, finalized
     }
 }

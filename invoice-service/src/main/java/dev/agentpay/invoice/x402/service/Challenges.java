@@ -20,8 +20,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The payment requirements of each paid call (one per rail: {@code exact} USDC on the EVM chain, and
- * Solana when it has a seller wallet and a fee payer), and the 402 answer in both protocol versions:
+ * The payment requirements of each paid call (one per rail: {@code exact} USDC on Solana first, when it
+ * has a seller wallet and a fee payer, then on the EVM chain), and the 402 answer in both protocol versions:
  * the v1 body and the v2 {@code PAYMENT-REQUIRED} header.
  */
 @ApplicationScoped
@@ -65,7 +65,7 @@ public class Challenges {
     @Inject
     ChainTable chains;
 
-    /** The requirements of a call at its public URL, EVM first (the rail the local facilitator settles). */
+    /** The requirements of a call at its public URL, Solana first (when it has a seller wallet and a fee payer), then EVM. */
     public List<PaymentRequirement> requirements(Capability capability, String resourceUrl) {
         String key = capability.value() + ' ' + resourceUrl;
         List<PaymentRequirement> cached = requirementCache.get(key);
@@ -99,6 +99,15 @@ public class Challenges {
         List<PaymentRequirement> out = new ArrayList<>(2);
         String price = Long.toString(capability.price(config));
         JsonNode output = outputSchema(capability);
+        // The Solana rail first (the spec's rail for x402), then EVM.
+        ChainTable.Entry sol = chains.get(Chain.SOLANA);
+        if (config.solana().enabled() && sol.acceptsInvoices() && config.solana().feePayer().isPresent()) {
+            ObjectNode extra = JSON.createObjectNode();
+            extra.put("feePayer", config.solana().feePayer().get());
+            out.add(new PaymentRequirement("exact", config.solana().network(), price, resourceUrl,
+                    capability.description(), MIME, output, sol.paymentAddress().orElseThrow(), config.maxTimeoutSeconds(),
+                    sol.usdcAddress(), extra, config.solana().caip2(), DecodedPayment.Rail.SOLANA));
+        }
         ChainTable.Entry evm = Chain.of(config.evm().chain()).map(chains::get).orElse(null);
         if (evm != null && evm.acceptsInvoices()) {
             ObjectNode extra = JSON.createObjectNode();
@@ -107,14 +116,6 @@ public class Challenges {
             out.add(new PaymentRequirement("exact", config.evm().network(), price, resourceUrl, capability.description(),
                     MIME, output, evm.paymentAddress().orElseThrow(), config.maxTimeoutSeconds(), evm.usdcAddress(),
                     extra, "eip155:" + config.evm().chainId(), DecodedPayment.Rail.EVM));
-        }
-        ChainTable.Entry sol = chains.get(Chain.SOLANA);
-        if (config.solana().enabled() && sol.acceptsInvoices() && config.solana().feePayer().isPresent()) {
-            ObjectNode extra = JSON.createObjectNode();
-            extra.put("feePayer", config.solana().feePayer().get());
-            out.add(new PaymentRequirement("exact", config.solana().network(), price, resourceUrl,
-                    capability.description(), MIME, output, sol.paymentAddress().orElseThrow(), config.maxTimeoutSeconds(),
-                    sol.usdcAddress(), extra, config.solana().caip2(), DecodedPayment.Rail.SOLANA));
         }
         return out;
     }
