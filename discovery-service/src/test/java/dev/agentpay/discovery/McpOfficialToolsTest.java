@@ -87,7 +87,7 @@ class McpOfficialToolsTest {
                 "DISPUTE_MANDATE_ID", stub.mandate("signed_by_both"),
                 "API_KEY", UpstreamStub.API_KEY), Duration.ofMinutes(2));
         assertThat(r.exit()).as(r.output()).isZero();
-        assertThat(r.output()).contains("\"failures\":[]").contains("\"tools\":6");
+        assertThat(r.output()).contains("\"failures\":[]").contains("\"tools\":8");
     }
 
     static Run run(List<String> command, Map<String, String> env, Duration timeout) throws IOException, InterruptedException {
