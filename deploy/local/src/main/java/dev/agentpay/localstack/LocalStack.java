@@ -168,6 +168,8 @@ public final class LocalStack {
         int kafkaPort = Integer.parseInt(broker.bootstrapServers().substring(broker.bootstrapServers().lastIndexOf(':') + 1));
         supervised("kafka", broker.process(), () -> KafkaServer.start(data.resolve("kafka"), kafkaPort, logs.resolve("kafka.log")).process());
         env.put("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
+        // A group coordinator that never comes back after an unclean broker restart is healed by a clean one.
+        started.add(new KafkaGroupWatchdog(broker::bootstrapServers, () -> supervisor.current("kafka"), Duration.ofSeconds(120)));
         Map<String, AnvilNode> chains = new LinkedHashMap<>();
         try {
             anvils.forEach((n, f) -> {
