@@ -139,8 +139,38 @@ class NonceGapTest {
                 () -> "the chain's nonce does not meet the stored next nonce");
     }
 
+    @Test
+    void noncesTheChainNeverSawAreFilledWithNoOps() {
+        // The stored nonce ran ahead of the chain by two with no transaction of ours for those nonces
+        // (a database restored from elsewhere, another tool that allocated and never sent): the next batch
+        // is signed above the chain's nonce.
+        Await.until(Duration.ofSeconds(30), () -> count("select count(*) from anchor_tx where status = 'SIGNED'") == 0,
+                () -> "open transactions remain from before");
+        pool.query("update signer_nonce set next_nonce = next_nonce + 2").execute().await().atMost(Duration.ofSeconds(5));
+        double noopsBefore = metric("anchor_nonce_refilled_total", "kind=\"noop\"");
+        String hash = KafkaIo.randomHash();
+        List<MandateEvent> c = publishFlow(hash);
+        AnchoringTest.awaitReceipts(c, Duration.ofSeconds(60));
+        assertThat(metric("anchor_nonce_refilled_total", "kind=\"noop\"")).isEqualTo(noopsBefore + 2);
+        AnchoringTest.sleep(2500); // a second anchor would be mined and published by now
+        assertAnchoredOnce(hash, c);
+        Await.until(Duration.ofSeconds(15), () -> ChainView.transactionCount(AnvilNode.DEV_ADDRESS_0)
+                == pool.query("select next_nonce from signer_nonce").execute().await().atMost(Duration.ofSeconds(5)).iterator().next().getLong(0),
+                () -> "the chain's nonce does not meet the stored next nonce");
+    }
+
+    private long count(String sql) {
+        return pool.query(sql).execute().await().atMost(Duration.ofSeconds(5)).iterator().next().getLong(0);
+    }
+
     private static double metric(String name) {
-        return given().get("/q/metrics").asString().lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{"))
+        return metric(name, "");
+    }
+
+    /** Sum of a metric's series whose line contains {@code label} (e.g. {@code kind="noop"}). */
+    private static double metric(String name, String label) {
+        return given().get("/q/metrics").asString().lines()
+                .filter(l -> (l.startsWith(name + " ") || l.startsWith(name + "{")) && l.contains(label))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }
 }
