@@ -1,14 +1,22 @@
 // Local x402 facilitator: the standard facilitator HTTP API (/verify, /settle, /supported) built on
 // the official `x402` package's facilitator functions, settling `exact` EVM payments on the local
-// base chain (anvil, chain id 8453). In production an operator points the services at a hosted one.
+// base chain (anvil, chain id 8453), and on x402's own SVM facilitator (`@x402/svm`, the v1 `exact`
+// scheme) settling `exact` Solana payments on the local Solana chain (solana-rpc.mjs): it checks the
+// payer's partially signed transaction, co-signs it as the fee payer, sends it and waits until it is
+// confirmed. In production an operator points the services at a hosted one.
 //
 // Env: PORT, BASE_RPC_URL, FACILITATOR_PRIVATE_KEY (pays gas for transferWithAuthorization),
-// RECEIPT_POLL_MS (how often a settle polls for its transaction's receipt; default 100).
+// RECEIPT_POLL_MS (how often a settle polls for its transaction's receipt; default 100),
+// SOLANA_RPC_URL and SOLANA_FEE_PAYER_SECRET_KEY (base58 of the 64-byte secret key that pays Solana
+// fees; both or neither: without them the Solana rail is not supported).
 import http from 'node:http';
 import { verify, settle } from 'x402/facilitator';
 import { createPublicClient, createWalletClient, http as viemHttp, publicActions } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
+import { createKeyPairSignerFromBytes, getBase58Encoder } from '@solana/kit';
+import { toFacilitatorSvmSigner } from '@x402/svm';
+import { ExactSvmSchemeV1 } from '@x402/svm/exact/v1/facilitator';
 
 const port = Number(process.env.PORT || 4020);
 const rpc = process.env.BASE_RPC_URL;
@@ -26,6 +34,15 @@ const signer = createWalletClient({ chain, transport: viemHttp(rpc), account: pr
   .extend(publicActions);
 
 const supported = { kinds: [{ x402Version: 1, scheme: 'exact', network: 'base' }] };
+
+// The Solana rail: x402's SVM facilitator with this fee payer, on the configured RPC.
+const SOLANA_NETWORKS = new Set(['solana', 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp']);
+let svm = null;
+if (process.env.SOLANA_RPC_URL && process.env.SOLANA_FEE_PAYER_SECRET_KEY) {
+  const feePayer = await createKeyPairSignerFromBytes(getBase58Encoder().encode(process.env.SOLANA_FEE_PAYER_SECRET_KEY));
+  svm = new ExactSvmSchemeV1(toFacilitatorSvmSigner(feePayer, { defaultRpcUrl: process.env.SOLANA_RPC_URL }));
+  supported.kinds.unshift({ x402Version: 1, scheme: 'exact', network: 'solana', extra: { feePayer: feePayer.address } });
+}
 
 function send(res, status, body) {
   const text = JSON.stringify(body);
@@ -57,6 +74,18 @@ function readJson(req) {
   });
 }
 
+async function solanaReachable() {
+  try {
+    const r = await fetch(process.env.SOLANA_RPC_URL, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }), signal: AbortSignal.timeout(2000),
+    });
+    return r.ok;
+  } catch {
+    return false;
+  }
+}
+
 function chainUnreachable(e) {
   const transport = new Set(['HttpRequestError', 'TimeoutError', 'WebSocketRequestError']);
   for (let x = e; x; x = x.cause) {
@@ -80,6 +109,19 @@ const server = http.createServer(async (req, res) => {
       const { paymentPayload, paymentRequirements } = body ?? {};
       if (!paymentPayload || !paymentRequirements) {
         return send(res, 400, { error: 'paymentPayload and paymentRequirements are required' });
+      }
+      if (SOLANA_NETWORKS.has(paymentRequirements.network)) {
+        if (!svm) {
+          return send(res, 400, { error: 'the Solana rail is not configured on this facilitator' });
+        }
+        const out = req.url === '/verify'
+          ? await svm.verify(paymentPayload, paymentRequirements)
+          : await svm.settle(paymentPayload, paymentRequirements);
+        // x402's SVM facilitator reports an RPC outage as a refusal; an unreachable chain is ours (502).
+        if ((out?.isValid === false || out?.success === false) && !(await solanaReachable())) {
+          return send(res, 502, { error: 'the Solana RPC is unreachable' });
+        }
+        return send(res, 200, out);
       }
       if (req.url === '/verify') {
         return send(res, 200, await verify(client, paymentPayload, paymentRequirements));

@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { headersOf, requestInit } from './http.mjs';
 
 const cmd = JSON.parse(process.argv[2]);
 const tools = join(cmd.nodeTools, 'node_modules');
@@ -35,17 +36,7 @@ function wallet() {
   return createWalletClient({ chain, transport: http(cmd.rpc), account: privateKeyToAccount(cmd.key) }).extend(publicActions);
 }
 
-const init = () => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/json', ...(cmd.headers ?? {}) },
-  body: cmd.body ?? '{}',
-});
-
-function headersOf(res) {
-  const out = {};
-  res.headers.forEach((v, k) => { out[k] = v; });
-  return out;
-}
+const init = () => requestInit(cmd);
 
 async function challenge() {
   const res = await fetch(cmd.url, init());

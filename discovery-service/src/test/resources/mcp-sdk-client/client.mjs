@@ -14,12 +14,17 @@ const { tools } = await client.listTools();
 const names = tools.map((t) => t.name).sort();
 expect(JSON.stringify(names) === JSON.stringify([
   "service_create_invoice", "service_dispute_open", "service_get_pricing",
-  "service_get_trust_signals", "service_query_mandate", "service_settle_invoice"]), "tools/list names: " + names);
+  "service_get_trust_signals", "service_pay_invoice", "service_query_mandate", "service_settle_invoice",
+  "service_verify_mandate"]), "tools/list names: " + names);
 
 const calls = {
-  service_get_pricing: [{}, (r) => !r.isError && r.structuredContent.tools.length === 6],
+  service_get_pricing: [{}, (r) => !r.isError && r.structuredContent.tools.length === 8],
   service_get_trust_signals: [{}, (r) => !r.isError && typeof r.structuredContent.metrics.invoices_settled === "number"],
   service_query_mandate: [{ mandate_id: process.env.MANDATE_ID }, (r) => !r.isError && r.structuredContent.id === process.env.MANDATE_ID],
+  // the stub serves the public view where the proof would be: a result that does not verify, still schema-valid
+  service_verify_mandate: [{ mandate_id: process.env.MANDATE_ID }, (r) => !r.isError && r.structuredContent.verified === false],
+  // no such invoice upstream: a tool error, not a transport error
+  service_pay_invoice: [{ invoice_id: "6f1c2b1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b" }, (r) => r.isError === true],
   service_dispute_open: [{ mandate_id: process.env.DISPUTE_MANDATE_ID, reason: "deliverable never arrived", api_key: process.env.API_KEY },
     (r) => !r.isError],
   service_create_invoice: [{ issuer: "sdk", recipient: "buyer", amount: 0.01 },

@@ -76,7 +76,7 @@ class DocumentsTest {
                     .body("mcp_tools[0].examples.size()", org.hamcrest.Matchers.greaterThan(0));
         }
         JsonPath ci = given().get("/disco/sections/create_invoice.json").then().extract().jsonPath();
-        assertThat(ci.<String>getList("mcp_tools.name")).containsExactly("service_create_invoice", "service_settle_invoice");
+        assertThat(ci.<String>getList("mcp_tools.name")).containsExactly("service_create_invoice", "service_settle_invoice", "service_pay_invoice");
         assertThat(ci.getString("mcp_tools[0].price.amount")).isEqualTo("0.01");
         assertThat(ci.getString("mcp_tools[1].price.atomic")).isEqualTo("5000");
         JsonPath df = given().get("/disco/sections/dispute_flow.json").then().extract().jsonPath();
@@ -96,7 +96,9 @@ class DocumentsTest {
         assertThat(invoice).containsEntry("price_usdc", "0.01").containsEntry("price_atomic", "10000").containsEntry("decimals", 6);
         assertThat(settle).containsEntry("price_usdc", "0.005").containsEntry("price_atomic", "5000");
         assertThat(query).containsEntry("price_usdc", "0");
-        assertThat(p.<String>getList("tools.name")).hasSize(6);
+        assertThat(p.<String>getList("tools.name")).hasSize(8);
+        Map<String, Object> pay = p.getMap("tools.find { it.name == 'service_pay_invoice' }");
+        assertThat(pay).containsEntry("price_usdc", "invoice amount").containsEntry("endpoint", "POST /v1/invoices/{id}/pay");
     }
 
     @Test

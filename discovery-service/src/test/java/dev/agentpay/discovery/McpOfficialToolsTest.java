@@ -61,8 +61,8 @@ class McpOfficialToolsTest {
                 "--transport", "http", "--method", "tools/list", "--strict"), Map.of(), Duration.ofMinutes(4));
         assertThat(r.exit()).as(r.output()).isZero();
         assertThat(r.output()).as("schema portability report").doesNotContain("Warning: tool").doesNotContain(" errors, ");
-        for (String tool : List.of("service_create_invoice", "service_settle_invoice", "service_query_mandate",
-                "service_dispute_open", "service_get_pricing", "service_get_trust_signals")) {
+        for (String tool : List.of("service_create_invoice", "service_settle_invoice", "service_pay_invoice", "service_query_mandate",
+                "service_verify_mandate", "service_dispute_open", "service_get_pricing", "service_get_trust_signals")) {
             assertThat(r.output()).contains(tool);
         }
     }

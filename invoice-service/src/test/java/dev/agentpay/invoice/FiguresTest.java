@@ -40,7 +40,7 @@ class FiguresTest {
             BigInteger payable = new BigInteger(inv.getString("data.paymentDetails.payableAtomic"));
             long t0 = System.nanoTime();
             TestSupport.publish(TestSupport.transfer(ChainTransferEvent.DETECTED, "arbitrum", TestSupport.txHash(),
-                    "0x0000000000000000000000000000000000042161", "0xaf88d065e77c8cC2239327C5EDb3A432268e5831", payable, null));
+                    inv.getString("data.paymentDetails.paymentAddress"), "0xaf88d065e77c8cC2239327C5EDb3A432268e5831", payable, null));
             while (!"SETTLED".equals(TestSupport.get(key, id).getString("data.status"))) {
                 assertThat(System.nanoTime() - t0).isLessThan(20_000_000_000L);
             }

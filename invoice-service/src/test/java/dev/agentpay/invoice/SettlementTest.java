@@ -44,6 +44,7 @@ class SettlementTest {
 
     static final String BASE_SELLER = "0x00000000000000000000000000000000000Ba5e1";
     static final String BASE_USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+    static final String POLYGON_USDC = "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359";
     static final String SOL_SELLER = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
     static final String SOL_MINT = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
     static final Duration WAIT = Duration.ofSeconds(20);
@@ -59,18 +60,24 @@ class SettlementTest {
     }
 
     @Test
-    void exactPayableAmountSettlesTheInvoiceWithItsEvent() {
+    void exactAmountToTheInvoicesOwnAddressSettlesItWithItsEvent() {
         JsonPath inv = create(key, "{\"amount\": 41.5, \"chain\": \"base\"}");
         String id = inv.getString("data.id");
-        BigInteger payable = new BigInteger(inv.getString("data.paymentDetails.payableAtomic"));
+        String address = inv.getString("data.paymentDetails.paymentAddress");
+        assertThat(address).isNotEqualToIgnoringCase(BASE_SELLER).matches("0x[0-9a-fA-F]{40}");
+        assertThat(inv.getString("data.paymentDetails.payableAtomic")).isEqualTo("41500000");
+        assertThat(inv.getString("data.paymentDetails.paidAtomic")).isEqualTo("0");
         String tx = txHash();
-        publish(transfer(ChainTransferEvent.DETECTED, "base", tx, BASE_SELLER.toLowerCase(), BASE_USDC.toLowerCase(), payable, null));
+        // the watcher reports addresses in lower case; the invoice shows the EIP-55 form
+        publish(transfer(ChainTransferEvent.DETECTED, "base", tx, address.toLowerCase(), BASE_USDC.toLowerCase(), new BigInteger("41500000"), null));
 
         JsonPath settled = awaitStatus(id, "SETTLED");
         assertThat(settled.getString("data.paymentDetails.txHash")).isEqualTo(tx);
         assertThat(settled.getLong("data.paymentDetails.settlementBlockNumber")).isEqualTo(1234L);
         assertThat(settled.getString("data.paymentDetails.settlementSource")).isEqualTo("evm-detector");
-        assertThat(settled.getString("data.paymentDetails.paidAtomic")).isEqualTo(payable.toString());
+        assertThat(settled.getString("data.paymentDetails.paidAtomic")).isEqualTo("41500000");
+        assertThat(settled.getString("data.paymentDetails.paidAmount")).isEqualTo("41.5");
+        assertThat(settled.getString("data.paymentDetails.excessAmount")).isNull();
         assertThat(settled.getString("data.settledAt")).isNotNull();
 
         List<InvoiceEvent> events = invoiceEvents(id, 2);
@@ -82,52 +89,91 @@ class SettlementTest {
     }
 
     @Test
-    void oneTransferSettlesExactlyOneOfTwoSameAmountInvoicesTheOneHoldingThatPayableAmount() {
-        JsonPath first = create(key, "{\"amount\": 7.77, \"chain\": \"base\"}");
-        JsonPath second = create(key, "{\"amount\": 7.77, \"chain\": \"base\"}");
-        BigInteger secondPayable = new BigInteger(second.getString("data.paymentDetails.payableAtomic"));
-        BigInteger firstPayable = new BigInteger(first.getString("data.paymentDetails.payableAtomic"));
-        assertThat(secondPayable).isNotEqualTo(firstPayable);
-
-        ChainTransferEvent e = transfer(ChainTransferEvent.DETECTED, "base", txHash(), BASE_SELLER, BASE_USDC, secondPayable, null);
-        publish(e);
-        publish(e); // redelivered: same event id
-        // and reported again under a new event id (e.g. a watcher re-scan): same transfer id
-        publish(new ChainTransferEvent(UUID.randomUUID(), e.type(), e.aggregateId(), null, e.occurredAt(), 1, e.chain(),
-                e.txHash(), e.index(), e.block(), e.blockHash(), e.from(), e.to(), e.amount(), e.token(), null, e.source()));
-        awaitStatus(second.getString("data.id"), "SETTLED");
-        settleSentinel();
-        assertThat(TestSupport.get(key, first.getString("data.id")).getString("data.status")).isEqualTo("PENDING");
-        assertThat(invoiceEvents(second.getString("data.id"), 2)).extracting(InvoiceEvent::type)
+    void sameAmountInvoicesPaidInReverseOrderEachSettleByTheirOwnTransfer() {
+        int n = 5;
+        List<JsonPath> open = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            open.add(create(key, "{\"amount\": 7.77, \"chain\": \"base\"}"));
+        }
+        assertThat(open).extracting(j -> j.getString("data.paymentDetails.paymentAddress").toLowerCase()).doesNotHaveDuplicates();
+        assertThat(open).extracting(j -> j.getString("data.paymentDetails.payableAtomic")).containsOnly("7770000");
+        // a transfer of exactly that amount to the seller wallet pays none of them
+        String toSeller = txHash();
+        publish(transfer(ChainTransferEvent.DETECTED, "base", toSeller, BASE_SELLER, BASE_USDC, new BigInteger("7770000"), null));
+        List<String> txs = new ArrayList<>();
+        for (int i = n - 1; i >= 0; i--) {
+            String tx = txHash();
+            txs.add(0, tx);
+            ChainTransferEvent e = transfer(ChainTransferEvent.DETECTED, "base", tx, open.get(i).getString("data.paymentDetails.paymentAddress"),
+                    BASE_USDC, new BigInteger("7770000"), null);
+            publish(e);
+            publish(e); // redelivered: same event id
+            // and reported again under a new event id (a watcher re-scan): same transfer id, nothing more
+            publish(new ChainTransferEvent(UUID.randomUUID(), e.type(), e.aggregateId(), null, e.occurredAt(), 1, e.chain(),
+                    e.txHash(), e.index(), e.block(), e.blockHash(), e.from(), e.to(), e.amount(), e.token(), null, e.source()));
+        }
+        for (int i = 0; i < n; i++) {
+            JsonPath settled = awaitStatus(open.get(i).getString("data.id"), "SETTLED");
+            assertThat(settled.getString("data.paymentDetails.txHash")).isEqualTo(txs.get(i));
+            assertThat(settled.getString("data.paymentDetails.paidAtomic")).isEqualTo("7770000");
+        }
+        assertThat(invoiceEvents(open.get(0).getString("data.id"), 2)).extracting(InvoiceEvent::type)
                 .containsExactly(InvoiceEvent.CREATED, InvoiceEvent.SETTLED);
-
-        // a second payment of the same amount: the settled invoice keeps its amount, nothing else is paid
-        String dupTx = txHash();
-        publish(transfer(ChainTransferEvent.DETECTED, "base", dupTx, BASE_SELLER, BASE_USDC, secondPayable, null));
         settleSentinel();
-        assertThat(unmatched()).anySatisfy(u -> {
-            assertThat(u.get("txHash")).isEqualTo(dupTx);
-            assertThat(u.get("reason")).isEqualTo("no_pending_invoice_for_amount");
-        });
-        assertThat(TestSupport.get(key, first.getString("data.id")).getString("data.status")).isEqualTo("PENDING");
+        assertThat(unmatched()).anySatisfy(u -> assertThat(u).containsEntry("txHash", toSeller).containsEntry("reason", "not_an_invoice_address"));
     }
 
     @Test
-    void otherTokenOtherAmountOrOtherRecipientSettlesNothingAndIsRecordedForTheOperator() {
+    void partialPaymentsAddUpOverpaymentIsRecordedAndLatePaymentsAreCredited() {
+        JsonPath inv = create(key, "{\"amount\": 10, \"chain\": \"polygon\"}");
+        String id = inv.getString("data.id");
+        String to = inv.getString("data.paymentDetails.paymentAddress");
+        String first = txHash();
+        publish(transfer(ChainTransferEvent.DETECTED, "polygon", first, to, POLYGON_USDC, new BigInteger("4000000"), null));
+        TestSupport.await("partial payment credited", WAIT, () -> "4000000".equals(TestSupport.get(key, id).getString("data.paymentDetails.paidAtomic")));
+        JsonPath partial = TestSupport.get(key, id);
+        assertThat(partial.getString("data.status")).isEqualTo("PENDING");
+        assertThat(partial.getString("data.paymentDetails.paidAmount")).isEqualTo("4");
+        assertThat(partial.getString("data.paymentDetails.txHash")).isNull();
+
+        String second = txHash();
+        publish(transfer(ChainTransferEvent.DETECTED, "polygon", second, to, POLYGON_USDC, new BigInteger("6500000"), null));
+        JsonPath settled = awaitStatus(id, "SETTLED");
+        assertThat(settled.getString("data.paymentDetails.txHash")).isEqualTo(second);
+        assertThat(settled.getString("data.paymentDetails.paidAmount")).isEqualTo("10.5");
+        assertThat(settled.getString("data.paymentDetails.excessAmount")).isEqualTo("0.5");
+
+        String late = txHash();
+        publish(transfer(ChainTransferEvent.DETECTED, "polygon", late, to, POLYGON_USDC, new BigInteger("1000000"), null));
+        TestSupport.await("payment after settlement credited", WAIT,
+                () -> "11500000".equals(TestSupport.get(key, id).getString("data.paymentDetails.paidAtomic")));
+        JsonPath after = TestSupport.get(key, id);
+        assertThat(after.getString("data.status")).isEqualTo("SETTLED");
+        assertThat(after.getString("data.paymentDetails.txHash")).isEqualTo(second);
+        assertThat(after.getString("data.paymentDetails.excessAmount")).isEqualTo("1.5");
+        assertThat(invoiceEvents(id, 5)).extracting(InvoiceEvent::type).containsExactly(InvoiceEvent.CREATED,
+                InvoiceEvent.PARTIALLY_PAID, InvoiceEvent.SETTLED, InvoiceEvent.OVERPAID, InvoiceEvent.OVERPAID);
+    }
+
+    @Test
+    void otherTokenOtherRecipientOrOtherChainSettlesNothingAndIsRecordedForTheOperator() {
         JsonPath inv = create(key, "{\"amount\": 5, \"chain\": \"base\"}");
+        String to = inv.getString("data.paymentDetails.paymentAddress");
         BigInteger payable = new BigInteger(inv.getString("data.paymentDetails.payableAtomic"));
         String wrongToken = txHash();
-        String wrongAmount = txHash();
         String wrongTo = txHash();
-        publish(transfer(ChainTransferEvent.DETECTED, "base", wrongToken, BASE_SELLER, "0x000000000000000000000000000000000000dEaD", payable, null));
-        publish(transfer(ChainTransferEvent.DETECTED, "base", wrongAmount, BASE_SELLER, BASE_USDC, payable.subtract(BigInteger.ONE).add(BigInteger.valueOf(500_000)), null));
+        String wrongChain = txHash();
+        publish(transfer(ChainTransferEvent.DETECTED, "base", wrongToken, to, "0x000000000000000000000000000000000000dEaD", payable, null));
         publish(transfer(ChainTransferEvent.DETECTED, "base", wrongTo, "0x000000000000000000000000000000000000c0de", BASE_USDC, payable, null));
+        // the same address on another chain is another chain's address (another factory): not this invoice
+        publish(transfer(ChainTransferEvent.DETECTED, "polygon", wrongChain, to, POLYGON_USDC, payable, null));
         settleSentinel();
         assertThat(TestSupport.get(key, inv.getString("data.id")).getString("data.status")).isEqualTo("PENDING");
+        assertThat(TestSupport.get(key, inv.getString("data.id")).getString("data.paymentDetails.paidAtomic")).isEqualTo("0");
         List<Map<String, Object>> u = unmatched();
         assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongToken).containsEntry("reason", "not_usdc"));
-        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongAmount).containsEntry("reason", "no_pending_invoice_for_amount"));
-        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongTo).containsEntry("reason", "not_our_payment_address"));
+        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongTo).containsEntry("reason", "not_an_invoice_address"));
+        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongChain).containsEntry("reason", "not_an_invoice_address"));
         given().get("/admin/transfers/unmatched").then().statusCode(401);
     }
 
@@ -135,75 +181,66 @@ class SettlementTest {
     void aRetractedTransferPutsTheInvoiceBackToPendingAndItsReturnSettlesItAgain() {
         JsonPath inv = create(key, "{\"amount\": 19.99, \"chain\": \"base\"}");
         String id = inv.getString("data.id");
+        String to = inv.getString("data.paymentDetails.paymentAddress");
         BigInteger payable = new BigInteger(inv.getString("data.paymentDetails.payableAtomic"));
         String tx = txHash();
-        publish(transfer(ChainTransferEvent.DETECTED, "base", tx, BASE_SELLER, BASE_USDC, payable, null));
+        publish(transfer(ChainTransferEvent.DETECTED, "base", tx, to, BASE_USDC, payable, null));
         awaitStatus(id, "SETTLED");
-        publish(transfer(ChainTransferEvent.RETRACTED, "base", tx, BASE_SELLER, BASE_USDC, payable, null));
+        publish(transfer(ChainTransferEvent.RETRACTED, "base", tx, to, BASE_USDC, payable, null));
         JsonPath back = awaitStatus(id, "PENDING");
         assertThat(back.getString("data.paymentDetails.txHash")).isNull();
+        assertThat(back.getString("data.paymentDetails.paidAtomic")).isEqualTo("0");
         assertThat(back.getString("data.paymentDetails.payableAtomic")).isEqualTo(payable.toString());
         // the same payment mined again in the new chain
-        publish(transfer(ChainTransferEvent.DETECTED, "base", tx, BASE_SELLER, BASE_USDC, payable, null));
+        publish(transfer(ChainTransferEvent.DETECTED, "base", tx, to, BASE_USDC, payable, null));
         awaitStatus(id, "SETTLED");
         assertThat(invoiceEvents(id, 4)).extracting(InvoiceEvent::type).containsExactly(InvoiceEvent.CREATED,
                 InvoiceEvent.SETTLED, InvoiceEvent.UNSETTLED, InvoiceEvent.SETTLED);
     }
 
     @Test
-    void solanaSettlesByMemoAndMintOnly() {
+    void solanaIsAttributedByMemoNeverByAmountAndPartsAddUp() {
         JsonPath inv = create(key, "{\"amount\": 2.5, \"chain\": \"solana\"}");
         String id = inv.getString("data.id");
         String memo = inv.getString("data.paymentDetails.memo");
+        assertThat(inv.getString("data.paymentDetails.paymentAddress")).isEqualTo(SOL_SELLER);
         BigInteger payable = new BigInteger(inv.getString("data.paymentDetails.payableAtomic"));
         String wrongMint = txHash();
         String wrongMemo = txHash();
-        String under = txHash();
+        String noMemo = txHash();
         publish(transfer(ChainTransferEvent.DETECTED, "solana", wrongMint, SOL_SELLER, "So11111111111111111111111111111111111111112", payable, memo));
         publish(transfer(ChainTransferEvent.DETECTED, "solana", wrongMemo, SOL_SELLER, SOL_MINT, payable, UUID.randomUUID().toString()));
-        publish(transfer(ChainTransferEvent.DETECTED, "solana", under, SOL_SELLER, SOL_MINT, payable.subtract(BigInteger.ONE), memo));
+        publish(transfer(ChainTransferEvent.DETECTED, "solana", noMemo, SOL_SELLER, SOL_MINT, payable, null));
         settleSentinel();
         assertThat(TestSupport.get(key, id).getString("data.status")).isEqualTo("PENDING");
         List<Map<String, Object>> u = unmatched();
         assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongMint).containsEntry("reason", "not_usdc"));
         assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongMemo).containsEntry("reason", "no_invoice_for_memo"));
-        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", under).containsEntry("reason", "underpaid"));
+        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", noMemo).containsEntry("reason", "no_invoice_for_memo"));
 
+        publish(transfer(ChainTransferEvent.DETECTED, "solana", txHash(), SOL_SELLER, SOL_MINT, BigInteger.ONE, memo));
         String sig = "5" + "j".repeat(86);
         publish(transfer(ChainTransferEvent.DETECTED, "solana", sig, SOL_SELLER, SOL_MINT, payable.add(BigInteger.TEN), " " + memo.toUpperCase() + " "));
         JsonPath settled = awaitStatus(id, "SETTLED");
         assertThat(settled.getString("data.paymentDetails.settlementSource")).isEqualTo("solana-detector");
         assertThat(settled.getString("data.paymentDetails.txHash")).isEqualTo(sig);
-        assertThat(settled.getString("data.paymentDetails.paidAtomic")).isEqualTo(payable.add(BigInteger.TEN).toString());
-
-        String late = txHash();
-        publish(transfer(ChainTransferEvent.DETECTED, "solana", late, SOL_SELLER, SOL_MINT, payable, memo));
-        settleSentinel();
-        assertThat(unmatched()).anySatisfy(m -> assertThat(m).containsEntry("txHash", late).containsEntry("reason", "invoice_already_settled"));
+        assertThat(settled.getString("data.paymentDetails.paidAtomic")).isEqualTo(payable.add(BigInteger.valueOf(11)).toString());
+        // (JsonPath reads JSON numbers as floats: compare the value)
+        assertThat(new java.math.BigDecimal(settled.getString("data.paymentDetails.excessAmount"))).isEqualByComparingTo("0.000011");
     }
 
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.CsvSource({
-            "base,0x00000000000000000000000000000000000Ba5e1,0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913,polygon",
-            "polygon,0x0000000000000000000000000000000000001370,0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359,arbitrum",
-            "arbitrum,0x0000000000000000000000000000000000042161,0xaf88d065e77c8cC2239327C5EDb3A432268e5831,skale",
-            "skale,0x000000000000000000000000000000000005ca1e,0x85889c8c714505E0c94b30fcfcF64fE3Ac8FCb20,base"})
-    void eachEvmChainSettlesOnlyByATransferOnThatChain(String chain, String seller, String usdc, String otherChain) {
+            "base,0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+            "polygon,0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359",
+            "arbitrum,0xaf88d065e77c8cC2239327C5EDb3A432268e5831",
+            "skale,0x85889c8c714505E0c94b30fcfcF64fE3Ac8FCb20"})
+    void eachEvmChainSettlesByATransferToTheInvoicesAddress(String chain, String usdc) {
         JsonPath inv = create(key, "{\"amount\": 64.01, \"chain\": \"" + chain + "\"}");
         String id = inv.getString("data.id");
         BigInteger payable = new BigInteger(inv.getString("data.paymentDetails.payableAtomic"));
-        // the same amount paid on another chain (to that chain's seller in its USDC) is that chain's business
-        Map<String, String[]> table = Map.of(
-                "base", new String[] {"0x00000000000000000000000000000000000Ba5e1", "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"},
-                "polygon", new String[] {"0x0000000000000000000000000000000000001370", "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"},
-                "arbitrum", new String[] {"0x0000000000000000000000000000000000042161", "0xaf88d065e77c8cC2239327C5EDb3A432268e5831"},
-                "skale", new String[] {"0x000000000000000000000000000000000005ca1e", "0x85889c8c714505E0c94b30fcfcF64fE3Ac8FCb20"});
-        publish(transfer(ChainTransferEvent.DETECTED, otherChain, txHash(), table.get(otherChain)[0], table.get(otherChain)[1],
-                payable, null));
-        settleSentinel();
-        assertThat(TestSupport.get(key, id).getString("data.status")).isEqualTo("PENDING");
         String tx = txHash();
-        publish(transfer(ChainTransferEvent.DETECTED, chain, tx, seller, usdc, payable, null));
+        publish(transfer(ChainTransferEvent.DETECTED, chain, tx, inv.getString("data.paymentDetails.paymentAddress"), usdc, payable, null));
         JsonPath settled = awaitStatus(id, "SETTLED");
         assertThat(settled.getString("data.paymentDetails.txHash")).isEqualTo(tx);
         assertThat(settled.getString("data.paymentDetails.chain")).isEqualTo(chain);
@@ -212,7 +249,7 @@ class SettlementTest {
     /** Waits until everything published so far is applied: a sentinel invoice settled after it. */
     private void settleSentinel() {
         JsonPath s = create(key, "{\"amount\": 0.000001, \"chain\": \"skale\"}");
-        publish(transfer(ChainTransferEvent.DETECTED, "skale", txHash(), "0x000000000000000000000000000000000005ca1e",
+        publish(transfer(ChainTransferEvent.DETECTED, "skale", txHash(), s.getString("data.paymentDetails.paymentAddress"),
                 "0x85889c8c714505E0c94b30fcfcF64fE3Ac8FCb20", new BigInteger(s.getString("data.paymentDetails.payableAtomic")), null));
         // one partition per key: wait for the sentinel plus a margin for other partitions
         awaitStatus(s.getString("data.id"), "SETTLED");

@@ -25,7 +25,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Helpers shared by the invoice tests: partners, invoices, and watcher events produced to the real broker. */
-final class TestSupport {
+public final class TestSupport {
 
     private static KafkaProducer<String, String> producer;
 
@@ -33,7 +33,7 @@ final class TestSupport {
     }
 
     /** Registers a new active partner and returns its API key. */
-    static String partner(PartnerRegistry registry) {
+    public static String partner(PartnerRegistry registry) {
         String key = ApiKeys.generate();
         String id = "p_" + UUID.randomUUID().toString().substring(0, 8);
         registry.apply(new PartnerEvent(UUID.randomUUID(), PartnerEvent.TYPE, id, id, Instant.now(), 1, "name",
@@ -41,12 +41,12 @@ final class TestSupport {
         return key;
     }
 
-    static JsonPath create(String key, String body) {
+    public static JsonPath create(String key, String body) {
         return given().header("x-api-key", key).contentType(ContentType.JSON).body(body)
                 .post("/v1/invoices").then().statusCode(201).extract().jsonPath();
     }
 
-    static JsonPath get(String key, String id) {
+    public static JsonPath get(String key, String id) {
         return given().header("x-api-key", key).get("/v1/invoices/" + id).then().statusCode(200).extract().jsonPath();
     }
 

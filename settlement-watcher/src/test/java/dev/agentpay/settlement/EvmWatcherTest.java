@@ -1,6 +1,7 @@
 package dev.agentpay.settlement;
 
 import static dev.agentpay.settlement.ChainsTestResource.SELLER;
+import static dev.agentpay.settlement.Deposits.deposit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpay.commons.chains.Chain;
@@ -48,10 +49,14 @@ class EvmWatcherTest {
     @Inject
     dev.agentpay.settlement.config.SettlementConfig config;
 
+    @Inject
+    dev.agentpay.settlement.repository.DepositRepository deposits;
+
     TransferEvents events;
 
     @BeforeEach
     void consume() {
+        Deposits.registerOnce(deposits);
         events = new TransferEvents(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class));
     }
 
@@ -80,11 +85,11 @@ class EvmWatcherTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"base", "polygon", "arbitrum", "skale"})
-    void aUsdcTransferToTheSellerIsPublishedOnceConfirmed(String chain) {
+    void aUsdcTransferToAnInvoiceDepositAddressIsPublishedOnceConfirmed(String chain) {
         EvmRpc rpc = rpc(chain);
         assertThat(rpc.chainId()).isEqualTo(usdc(chain).chainId());
         String token = usdc(chain).address();
-        JsonNode receipt = pay(rpc, token, SELLER, 1_234_567);
+        JsonNode receipt = pay(rpc, token, deposit(chain), 1_234_567);
         String tx = tx(receipt);
         long block = Long.decode(receipt.get("blockNumber").asText());
 
@@ -101,7 +106,7 @@ class EvmWatcherTest {
         assertThat(e.block()).isEqualTo(block);
         assertThat(e.blockHash()).isEqualTo(receipt.get("blockHash").asText());
         assertThat(e.from()).isEqualToIgnoringCase(PAYER);
-        assertThat(e.to()).isEqualToIgnoringCase(SELLER);
+        assertThat(e.to()).isEqualToIgnoringCase(deposit(chain));
         assertThat(e.amount()).isEqualTo(BigInteger.valueOf(1_234_567));
         assertThat(e.token()).isEqualToIgnoringCase(token);
         assertThat(e.source()).isEqualTo("evm-detector");
@@ -113,13 +118,57 @@ class EvmWatcherTest {
         EvmRpc rpc = rpc("base");
         String fake = "0x00000000000000000000000000000000000bad01";
         UsdcInstaller.install(rpc, fake, "USD Coin", "2");
-        String otherToken = tx(pay(rpc, fake, SELLER, 5_000_000));
+        String otherToken = tx(pay(rpc, fake, deposit("base"), 5_000_000));
+        String toSeller = tx(pay(rpc, usdc("base").address(), SELLER, 5_000_000));
         String otherRecipient = tx(pay(rpc, usdc("base").address(), "0x000000000000000000000000000000000000c0de", 5_000_000));
-        String sentinel = tx(pay(rpc, usdc("base").address(), SELLER, 5_000_000));
+        String sentinel = tx(pay(rpc, usdc("base").address(), deposit("base"), 5_000_000));
         rpc.mine(ChainsTestResource.CONFIRMATIONS);
         events.await(e -> e.txHash().equals(sentinel), 1, WAIT);
-        assertThat(events.matching(e -> e.txHash().equals(otherToken) || e.txHash().equals(otherRecipient), Duration.ofMillis(500)))
+        assertThat(events.matching(e -> e.txHash().equals(otherToken) || e.txHash().equals(otherRecipient) || e.txHash().equals(toSeller),
+                Duration.ofMillis(500)))
                 .isEmpty();
+    }
+
+    @Test
+    void anAddressLearnedOnlyAfterItsPaymentWasScannedIsBackFilled() {
+        EvmRpc rpc = rpc("skale");
+        String token = usdc("skale").address();
+        java.time.Instant created = java.time.Instant.now();
+        String late = Deposits.randomAddress();
+        String tx = tx(pay(rpc, token, late, 555));
+        String sentinel = tx(pay(rpc, token, deposit("skale"), 556));
+        rpc.mine(ChainsTestResource.CONFIRMATIONS);
+        // the block is scanned (the sentinel after it is published) while nobody knows the address yet
+        events.await(e -> e.txHash().equals(sentinel), 1, WAIT);
+        assertThat(events.matching(e -> e.txHash().equals(tx), Duration.ofMillis(300))).isEmpty();
+
+        Deposits.announce("skale", java.util.UUID.randomUUID(), late, created);
+        ChainTransferEvent e = events.await(ev -> ev.txHash().equals(tx), 1, WAIT).get(0);
+        assertThat(e.to()).isEqualToIgnoringCase(late);
+        assertThat(e.amount()).isEqualTo(BigInteger.valueOf(555));
+        // published once, whatever the following scans see
+        rpc.mine(2);
+        assertThat(events.matching(ev -> ev.txHash().equals(tx), Duration.ofSeconds(1))).hasSize(1);
+    }
+
+    @Inject
+    dev.agentpay.settlement.messaging.InvoiceCreatedConsumer invoiceCreated;
+
+    @Test
+    void anInvoiceOfTheSharedAddressEraNeverMakesTheSellerWalletWatched() {
+        // invoice.created of an invoice created before per-invoice addresses: paymentAddress = the seller
+        var invoice = dev.agentpay.commons.events.EventCodec.mapper().createObjectNode();
+        java.util.UUID id = java.util.UUID.randomUUID();
+        invoice.put("id", id.toString());
+        invoice.put("createdAt", java.time.Instant.now().toString());
+        invoice.putObject("paymentDetails").put("chain", "base").put("paymentAddress", SELLER);
+        invoiceCreated.onInvoiceEvent(dev.agentpay.commons.events.EventCodec.encode(new dev.agentpay.commons.events.InvoiceEvent(
+                java.util.UUID.randomUUID(), dev.agentpay.commons.events.InvoiceEvent.CREATED, id.toString(), "p", java.time.Instant.now(),
+                1, "PENDING", invoice))).await().atMost(WAIT);
+        // a malformed record is skipped, not fatal
+        invoiceCreated.onInvoiceEvent("{not json").await().atMost(WAIT);
+        assertThat(deposits.since("base", 0, 1_000_000).await().atMost(WAIT))
+                .noneMatch(d -> d.address().equalsIgnoreCase(SELLER) || d.invoiceId().equals(id));
     }
 
     @Test
@@ -127,7 +176,7 @@ class EvmWatcherTest {
         EvmRpc rpc = rpc("polygon");
         UsdcInstaller.mint(rpc, usdc("polygon").address(), PAYER, BigInteger.valueOf(9_000_000));
         String snapshot = rpc.snapshot();
-        String tx = tx(UsdcInstaller.transfer(rpc, usdc("polygon").address(), PAYER, SELLER, BigInteger.valueOf(9_000_000)));
+        String tx = tx(UsdcInstaller.transfer(rpc, usdc("polygon").address(), PAYER, deposit("polygon"), BigInteger.valueOf(9_000_000)));
         rpc.mine(ChainsTestResource.CONFIRMATIONS);
         ChainTransferEvent detected = events.await(e -> e.txHash().equals(tx), 1, WAIT).get(0);
 
@@ -141,7 +190,7 @@ class EvmWatcherTest {
         assertThat(all.get(1).amount()).isEqualTo(detected.amount());
 
         // the watcher keeps going on the new chain
-        String after = tx(pay(rpc, usdc("polygon").address(), SELLER, 1_000));
+        String after = tx(pay(rpc, usdc("polygon").address(), deposit("polygon"), 1_000));
         rpc.mine(ChainsTestResource.CONFIRMATIONS);
         events.await(e -> e.txHash().equals(after), 1, WAIT);
         assertThat(events.matching(e -> e.txHash().equals(tx), Duration.ofMillis(300))).hasSize(2);
@@ -151,14 +200,14 @@ class EvmWatcherTest {
     void aStoppedWatcherCatchesUpOn500BlocksWithNothingMissedAndNothingDoubled() {
         EvmRpc rpc = rpc("arbitrum");
         String token = usdc("arbitrum").address();
-        String before = tx(pay(rpc, token, SELLER, 11));
+        String before = tx(pay(rpc, token, deposit("arbitrum"), 11));
         rpc.mine(ChainsTestResource.CONFIRMATIONS);
         events.await(e -> e.txHash().equals(before), 1, WAIT);
 
         supervisor.stop(Chain.ARBITRUM);
-        String first = tx(pay(rpc, token, SELLER, 22));
+        String first = tx(pay(rpc, token, deposit("arbitrum"), 22));
         rpc.mine(250);
-        String second = tx(pay(rpc, token, SELLER, 33));
+        String second = tx(pay(rpc, token, deposit("arbitrum"), 33));
         rpc.mine(250);
         assertThat(events.matching(e -> e.txHash().equals(first) || e.txHash().equals(second), Duration.ofSeconds(1))).isEmpty();
 
@@ -171,7 +220,7 @@ class EvmWatcherTest {
         // restart again: nothing is published twice
         supervisor.stop(Chain.ARBITRUM);
         supervisor.start(Chain.ARBITRUM);
-        String sentinel = tx(pay(rpc, token, SELLER, 44));
+        String sentinel = tx(pay(rpc, token, deposit("arbitrum"), 44));
         rpc.mine(ChainsTestResource.CONFIRMATIONS);
         events.await(e -> e.txHash().equals(sentinel), 1, WAIT);
         assertThat(events.matching(e -> List.of(before, first, second).contains(e.txHash()), Duration.ofMillis(300))).hasSize(3);
@@ -185,12 +234,12 @@ class EvmWatcherTest {
         try (RangeLimitingProxy proxy = new RangeLimitingProxy(
                 ConfigProvider.getConfig().getValue("chains.base.rpc-url", String.class), 40);
                 var client = new dev.agentpay.settlement.client.EvmClient("base", proxy.url(), Duration.ofSeconds(5))) {
-            String early = tx(pay(rpc, token, SELLER, 71));
+            String early = tx(pay(rpc, token, deposit("base"), 71));
             rpc.mine(150);
-            String late = tx(pay(rpc, token, SELLER, 72));
+            String late = tx(pay(rpc, token, deposit("base"), 72));
             rpc.mine(ChainsTestResource.CONFIRMATIONS);
             var entry = chains.get(Chain.BASE);
-            var scanner = new dev.agentpay.settlement.service.EvmScanner(entry, client, repo, config);
+            var scanner = new dev.agentpay.settlement.service.EvmScanner(entry, client, repo, deposits, config);
             int published = scanner.tick();
             assertThat(published).isEqualTo(2);
             assertThat(proxy.refused.get()).isPositive();
@@ -207,7 +256,7 @@ class EvmWatcherTest {
         String token = usdc("skale").address();
         List<Long> millis = new java.util.ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            String tx = tx(pay(rpc, token, SELLER, 100 + i));
+            String tx = tx(pay(rpc, token, deposit("skale"), 100 + i));
             rpc.mine(ChainsTestResource.CONFIRMATIONS - 2);
             long t0 = System.nanoTime();
             rpc.mine(1); // the confirming block

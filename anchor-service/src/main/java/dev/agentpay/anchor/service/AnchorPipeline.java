@@ -536,7 +536,8 @@ public class AnchorPipeline {
                         config.chainId(), tx.hash(), block, log.logIndex()));
                 events.add(new AnchorReceiptEvent(receiptEventId(item.transitionId()), AnchorReceiptEvent.TYPE,
                         item.mandateId(), item.partnerId(), Instant.now(), AnchorReceiptEvent.SCHEMA_VERSION,
-                        item.transitionId(), item.mandateHash(), item.state(), config.chainId(), tx.hash(), block, log.logIndex()));
+                        item.transitionId(), item.mandateHash(), item.state(), config.chainId(), tx.hash(), block, log.logIndex(),
+                        config.contractAddress().toLowerCase(java.util.Locale.ROOT)));
             }
             return repo.insertReceipts(c, rows)
                     // pipelined on the transaction's connection rather than one round trip after another

@@ -1,5 +1,6 @@
 package dev.agentpay.localstack;
 
+import dev.agentpay.localstack.chain.DepositFactoryInstaller;
 import dev.agentpay.localstack.chain.EvmRpc;
 import dev.agentpay.localstack.chain.UsdcInstaller;
 import java.io.IOException;
@@ -10,7 +11,8 @@ import java.util.Map;
 
 /**
  * Installs what the local chains need, idempotently (anvil keeps its state across restarts): the
- * anchor contract on the anchor chain, USDC at each chain's canonical address, and a funded
+ * anchor contract on the anchor chain, USDC at each chain's canonical address, the deposit factory
+ * (invoice payment addresses) on each EVM chain, and a funded
  * development payer. Deployments come from anvil's unlocked account #3 so that the anchor signer's
  * (account #0) nonces belong to anchor-service alone.
  */
@@ -22,6 +24,12 @@ final class ChainSetup {
     static final String PAYER_KEY = AnvilNode.DEV_KEY_1;
     /** anvil default account #2: pays gas for the facilitator's settlements. */
     static final String FACILITATOR_KEY = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+
+    /**
+     * anvil default account #4: settlement-watcher's sweeper, paying the gas of sweeps on every EVM chain
+     * (a sweep can only pay the factory's treasury, so this key holds gas and nothing else).
+     */
+    static final String SWEEPER_KEY = "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a";
 
     /** 1,000,000 USDC in atomic units for the payer on every chain. */
     static final BigInteger PAYER_USDC = BigInteger.valueOf(1_000_000L * 1_000_000L);
@@ -61,7 +69,11 @@ final class ChainSetup {
             env.put(prefix + "_RPC_URL", node.rpcUrl());
             env.put(prefix + "_CHAIN_ID", Long.toString(c.chainId()));
             env.put(prefix + "_USDC_ADDRESS", c.address());
-            env.put(prefix + "_PAYMENT_ADDRESS", secrets.get(prefix + "_PAYMENT_ADDRESS"));
+            String seller = secrets.get(prefix + "_PAYMENT_ADDRESS");
+            env.put(prefix + "_PAYMENT_ADDRESS", seller);
+            // Every invoice's own payment address is a CREATE2 address of this factory (treasury: the seller).
+            env.put(prefix + "_DEPOSIT_FACTORY_ADDRESS", DepositFactoryInstaller.ensure(rpc, deployer, seller,
+                    local.resolve("data/" + c.chain() + "-deposit-factory.address")));
             // Local chains mine a block a second and never reorganize on their own: one confirmation
             // and a fast poll keep detection well under the 1.5 s target (production defaults are deeper).
             env.put(prefix + "_CONFIRMATIONS", "1");

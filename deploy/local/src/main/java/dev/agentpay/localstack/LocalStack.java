@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.localstack.chain.UsdcInstaller;
-import dev.agentpay.localstack.solana.SolanaStandIn;
+import dev.agentpay.localstack.solana.SolanaKeys;
+import dev.agentpay.localstack.solana.SolanaNode;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,8 +26,8 @@ import java.util.function.Supplier;
 
 /**
  * The one command that runs the whole system on this machine, for real: PostgreSQL, Kafka, five
- * anvil chains with USDC at the canonical addresses, the anchor contract, the x402 facilitator, the
- * Solana stand-in, the six services and the gateway. Writes {@code .local/stack.env}, prints it, and
+ * anvil chains with USDC at the canonical addresses, the anchor contract, the x402 facilitator, a
+ * local Solana chain (LiteSVM behind JSON-RPC), the six services and the gateway. Writes {@code .local/stack.env}, prints it, and
  * stops everything on Ctrl-C (or {@code stop}). Data lives under {@code .local/data}, so a second start
  * finds it again.
  */
@@ -141,6 +142,9 @@ public final class LocalStack {
         Map<String, String> secrets = secrets();
         env.put("BASE_URL", "");
         env.putAll(secrets);
+        // The facilitator's Solana key goes to the facilitator only (its address is X402_SOLANA_FEE_PAYER).
+        env.remove("SOLANA_FACILITATOR_SECRET_KEY");
+        env.remove("SOLANA_FACILITATOR_ADDRESS");
 
         // Infrastructure: PostgreSQL, Kafka and the chains start side by side.
         CompletableFuture<PostgresServer> pg = async("postgres", () -> {
@@ -188,15 +192,22 @@ public final class LocalStack {
             return null;
         });
 
-        int facilitatorPort = port(options, 4020);
-        ManagedProcess facilitator = timed("x402 facilitator", () -> facilitator(chains.get("base"), facilitatorPort));
-        supervised("x402-facilitator", facilitator, () -> facilitator(chains.get("base"), facilitatorPort));
-
-        SolanaStandIn solana = timed("solana stand-in", () -> SolanaStandIn.start(port(options, 8899)));
-        started.add(solana);
-        env.put("SOLANA_RPC_URL", solana.url());
+        int solanaPort = port(options, 8899);
+        SolanaNode solana = timed("solana (LiteSVM)", () -> startSolana(solanaPort, secrets));
+        supervised("solana", solana.process(), () -> startSolana(solanaPort, secrets).process());
+        env.put("SOLANA_RPC_URL", solana.rpcUrl());
         env.put("SOLANA_USDC_MINT", SOLANA_USDC_MINT);
         env.put("SOLANA_PAYMENT_ADDRESS", secrets.get("SOLANA_PAYMENT_ADDRESS"));
+        env.put("SOLANA_DEV_PAYER_SECRET_KEY", secrets.get("SOLANA_DEV_PAYER_SECRET_KEY"));
+        env.put("SOLANA_DEV_PAYER_ADDRESS", secrets.get("SOLANA_DEV_PAYER_ADDRESS"));
+        // 400 ms slots: a 200 ms poll keeps detection after finality well under the 1.5 s target
+        env.put("SOLANA_POLL_INTERVAL", "PT0.2S");
+
+        int facilitatorPort = port(options, 4020);
+        ManagedProcess facilitator = timed("x402 facilitator", () -> facilitator(chains.get("base"), solana, facilitatorPort, secrets));
+        supervised("x402-facilitator", facilitator, () -> facilitator(chains.get("base"), solana, facilitatorPort, secrets));
+        env.put("X402_SOLANA_FEE_PAYER", secrets.get("SOLANA_FACILITATOR_ADDRESS"));
+
 
         // Services: start all six at once (each waits for nothing but its own database and Kafka).
         int gatewayPort = Ports.isFree(options.gatewayPort()) ? options.gatewayPort() : Ports.free();
@@ -343,10 +354,20 @@ public final class LocalStack {
         started.add(saver::shutdownNow);
     }
 
-    private ManagedProcess facilitator(AnvilNode base, int port) {
+    /** The local Solana chain; its state (accounts, history, clock) is kept in {@code data/solana.json}. */
+    private SolanaNode startSolana(int port, Map<String, String> secrets) throws IOException {
+        Files.createDirectories(data);
+        return SolanaNode.start(port, data.resolve("solana.json"), logs.resolve("solana.log"),
+                secrets.get("SOLANA_DEV_PAYER_SECRET_KEY"), SolanaNode.FINALITY_LAG, List.of(secrets.get("SOLANA_FACILITATOR_ADDRESS")),
+                List.of(secrets.get("SOLANA_PAYMENT_ADDRESS")));
+    }
+
+    private ManagedProcess facilitator(AnvilNode base, SolanaNode solana, int port, Map<String, String> secrets) {
         ManagedProcess p = ManagedProcess.start("x402-facilitator", List.of("node", "facilitator.mjs"),
                 Map.of("PORT", Integer.toString(port), "BASE_RPC_URL", base.rpcUrl(),
-                        "FACILITATOR_PRIVATE_KEY", ChainSetup.FACILITATOR_KEY),
+                        "FACILITATOR_PRIVATE_KEY", ChainSetup.FACILITATOR_KEY,
+                        "SOLANA_RPC_URL", solana.rpcUrl(),
+                        "SOLANA_FEE_PAYER_SECRET_KEY", secrets.get("SOLANA_FACILITATOR_SECRET_KEY")),
                 RepoPaths.nodeDir(), logs.resolve("x402-facilitator.log"));
         String url = "http://127.0.0.1:" + port;
         try {
@@ -379,12 +400,17 @@ public final class LocalStack {
         servicePorts.forEach((name, p) -> e.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URL", "http://127.0.0.1:" + p));
         // Chain settings are public; the anchor signer key goes to anchor-service only.
         env.forEach((k, v) -> {
-            if (k.startsWith("CHAIN_") || k.startsWith("SOLANA_") || k.startsWith("ANCHOR_") || k.startsWith("X402_")) {
+            if ((k.startsWith("CHAIN_") || k.startsWith("SOLANA_") || k.startsWith("ANCHOR_") || k.startsWith("X402_"))
+                    && !k.endsWith("_SECRET_KEY")) {
                 e.put(k, v);
             }
         });
         if (svc.name().equals("anchor-service")) {
             e.put("ANCHOR_SIGNER_KEY", ChainSetup.ANCHOR_SIGNER_KEY);
+        }
+        if (svc.name().equals("settlement-watcher")) {
+            // pays the gas of sweeps (deposit addresses -> seller wallet); holds nothing but gas
+            e.put("SWEEPER_PRIVATE_KEY", ChainSetup.SWEEPER_KEY);
         }
         e.put("WEBHOOK_ALLOW_PRIVATE_TARGETS", "true");
         // Local receivers are plain http on loopback (webhook-dispatcher README: the local stack allows both).
@@ -448,6 +474,19 @@ public final class LocalStack {
             changed |= s.putIfAbsent(envPrefix(c) + "_PAYMENT_ADDRESS", "0x" + ApiKeys.randomHex(20)) == null;
         }
         changed |= s.putIfAbsent("SOLANA_PAYMENT_ADDRESS", Base58.encode(randomBytes(32))) == null;
+        if (!s.containsKey("SOLANA_DEV_PAYER_SECRET_KEY")) {
+            SolanaKeys.Keypair payer = SolanaKeys.generate();
+            s.put("SOLANA_DEV_PAYER_SECRET_KEY", payer.secret());
+            s.put("SOLANA_DEV_PAYER_ADDRESS", payer.address());
+            changed = true;
+        }
+        if (!s.containsKey("SOLANA_FACILITATOR_SECRET_KEY")) {
+            // the local x402 facilitator's Solana fee payer (extra.feePayer of the Solana rail)
+            SolanaKeys.Keypair feePayer = SolanaKeys.generate();
+            s.put("SOLANA_FACILITATOR_SECRET_KEY", feePayer.secret());
+            s.put("SOLANA_FACILITATOR_ADDRESS", feePayer.address());
+            changed = true;
+        }
         if (changed) {
             StackEnv.write(file, s, "development secrets of the local stack; never use them anywhere else");
         }

@@ -38,6 +38,15 @@ public class MandateServiceClient {
                 .onFailure().transform(e -> new UpstreamUnavailableException(SERVICE, e));
     }
 
+    /** The mandate's public proof document ({@code GET /v1/public/mandates/{id}/proof}). */
+    public Uni<UpstreamResponse> proof(String mandateId) {
+        return http.send(http.request(HttpMethod.GET, base() + "/v1/public/mandates/" + enc(mandateId) + "/proof")
+                        .putHeader("accept", "application/json")
+                        .timeout(config.upstreamTimeout().toMillis()), null)
+                .onFailure().retry().withBackOff(Duration.ofMillis(200)).atMost(1)
+                .onFailure().transform(e -> new UpstreamUnavailableException(SERVICE, e));
+    }
+
     public Uni<UpstreamResponse> dispute(String mandateId, String apiKey, String reason, String triggeredBy) {
         ObjectNode body = mapper.createObjectNode().put("reason", reason).put("triggered_by", triggeredBy);
         return http.send(http.request(HttpMethod.POST, base() + "/v1/mandates/" + enc(mandateId) + "/dispute")

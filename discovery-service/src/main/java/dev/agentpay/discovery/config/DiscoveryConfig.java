@@ -43,6 +43,12 @@ public interface DiscoveryConfig {
     /** The MCP endpoint. */
     Mcp mcp();
 
+    /**
+     * JSON-RPC URL of the anchor network ({@code ANCHOR_RPC_URL}), where {@code service_verify_mandate} looks
+     * up each anchor's transaction receipt. Unset: that tool reports the anchors as not checked.
+     */
+    Optional<String> anchorRpcUrl();
+
     /** Settings of the MCP endpoint. */
     interface Mcp {
         /**

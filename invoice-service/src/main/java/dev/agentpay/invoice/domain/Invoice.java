@@ -5,7 +5,10 @@ import java.math.BigInteger;
 import java.time.Instant;
 import java.util.UUID;
 
-/** One invoice as stored. Amounts: {@code amount} in USDC, {@code *Atomic} in the token's 6-decimal units. */
+/**
+ * One invoice as stored. Amounts: {@code amount} in USDC, {@code *Atomic} in the token's 6-decimal units;
+ * {@code paidAtomic} is everything received so far (partial payments add up).
+ */
 public record Invoice(
         UUID id,
         long invoiceNumber,
@@ -29,5 +32,22 @@ public record Invoice(
         BigInteger paidAtomic,
         String payerAddress,
         Instant settledAt,
-        Instant createdAt) {
+        Instant createdAt,
+        AddressKind addressKind,
+        Instant expiredAt) {
+
+    /** How payments are attributed to the invoice (see README "Matching"). */
+    public enum AddressKind {
+        /** EVM: the invoice's own CREATE2 deposit address; a transfer to it is a payment of this invoice. */
+        DEPOSIT,
+        /** Solana: the seller wallet plus the invoice's memo. */
+        MEMO,
+        /** EVM invoices created before per-invoice addresses (shared seller wallet): no longer attributed. */
+        SELLER
+    }
+
+    /** Received beyond the amount (0 unless overpaid). */
+    public BigInteger excessAtomic() {
+        return paidAtomic.compareTo(payableAtomic) > 0 ? paidAtomic.subtract(payableAtomic) : BigInteger.ZERO;
+    }
 }

@@ -8,7 +8,8 @@ import java.util.UUID;
 
 /**
  * The Invoice object as the API returns it and as {@code invoice.*} events carry it. Settlement
- * fields appear only once settled; {@code memo} only on Solana invoices.
+ * fields appear only once settled; {@code memo} only on Solana invoices; {@code paidAmount} /
+ * {@code paidAtomic} always (what arrived so far), {@code excessAmount} only when overpaid.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record InvoiceView(
@@ -22,7 +23,8 @@ public record InvoiceView(
         String description,
         PaymentDetails paymentDetails,
         String createdAt,
-        String settledAt) {
+        String settledAt,
+        String expiredAt) {
 
     /** Where and how to pay, and after settlement what paid it. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -38,7 +40,9 @@ public record InvoiceView(
             Long settlementBlockNumber,
             String settlementSource,
             String paidAtomic,
-            String payerAddress) {
+            String payerAddress,
+            BigDecimal paidAmount,
+            BigDecimal excessAmount) {
     }
 
     public static InvoiceView of(Invoice i) {
@@ -47,8 +51,9 @@ public record InvoiceView(
                 new PaymentDetails(i.chain(), i.networkId(), i.paymentAddress(), i.usdcAddress(),
                         Usdc.fromAtomic(i.payableAtomic()), i.payableAtomic().toString(), i.memo(),
                         i.txHash(), i.settlementBlockNumber(), i.settlementSource(),
-                        i.paidAtomic() == null ? null : i.paidAtomic().toString(), i.payerAddress()),
-                iso(i.createdAt()), iso(i.settledAt()));
+                        i.paidAtomic().toString(), i.payerAddress(), Usdc.fromAtomic(i.paidAtomic()),
+                        i.excessAtomic().signum() > 0 ? Usdc.fromAtomic(i.excessAtomic()) : null),
+                iso(i.createdAt()), iso(i.settledAt()), iso(i.expiredAt()));
     }
 
     private static String iso(Instant t) {

@@ -14,19 +14,17 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 
-/** Invoices and their payable-amount reservations, in raw reactive SQL (callers pass their transaction). */
+/** Invoices, in raw reactive SQL (callers pass their transaction). */
 @ApplicationScoped
 public class InvoiceRepository {
 
     private static final String COLUMNS = "id, invoice_number, partner_id, status, amount, currency, customer_email,"
             + " customer_name, description, chain, network_id, payment_address, usdc_address, payable_atomic, memo,"
             + " tx_hash, settlement_block_number, settlement_source, settlement_transfer_id, paid_atomic, payer_address,"
-            + " settled_at, created_at";
+            + " settled_at, created_at, address_kind, expired_at";
 
     public Uni<Long> nextNumber(SqlClient c) {
         return c.query("select nextval('invoice_number_seq')").execute()
@@ -35,13 +33,14 @@ public class InvoiceRepository {
 
     public Uni<Void> insert(SqlClient c, Invoice i) {
         return c.preparedQuery("insert into invoice (" + COLUMNS + ", updated_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
-                        + " $10, $11, $12, $13, $14, $15, null, null, null, null, null, null, null, $16, $16)")
+                        + " $10, $11, $12, $13, $14, $15, null, null, null, null, 0, null, null, $16, $17, null, $16)")
                 .execute(Tuple.tuple(List.of(i.id(), i.invoiceNumber(), i.partnerId(), i.status().name(), i.amount(),
                         i.currency()))
                         .addString(i.customerEmail()).addString(i.customerName()).addString(i.description())
                         .addString(i.chain()).addString(i.networkId()).addString(i.paymentAddress())
                         .addString(i.usdcAddress()).addBigDecimal(new BigDecimal(i.payableAtomic()))
-                        .addString(i.memo()).addOffsetDateTime(ts(i.createdAt())))
+                        .addString(i.memo()).addOffsetDateTime(ts(i.createdAt()))
+                        .addString(i.addressKind().name().toLowerCase(java.util.Locale.ROOT)))
                 .replaceWithVoid();
     }
 
@@ -59,6 +58,20 @@ public class InvoiceRepository {
     public Uni<Invoice> lock(SqlClient c, UUID id) {
         return c.preparedQuery("select " + COLUMNS + " from invoice where id = $1 for update")
                 .execute(Tuple.of(id)).map(InvoiceRepository::first);
+    }
+
+    /** The invoice whose own deposit address this is on this chain, locked (EVM attribution). */
+    public Uni<Invoice> lockByDepositAddress(SqlClient c, String chain, String address) {
+        return c.preparedQuery("select " + COLUMNS + " from invoice where chain = $1 and lower(payment_address) = lower($2)"
+                        + " and address_kind = 'deposit' for update")
+                .execute(Tuple.of(chain, address)).map(InvoiceRepository::first);
+    }
+
+    /** Adds (or, negative, takes back) a received amount to an invoice's running total. */
+    public Uni<Void> credit(SqlClient c, UUID id, BigInteger amount, Instant at) {
+        return c.preparedQuery("update invoice set paid_atomic = paid_atomic + $2, updated_at = $3 where id = $1")
+                .execute(Tuple.of(id, new BigDecimal(amount), ts(at)))
+                .map(rs -> expectOne(rs, id));
     }
 
     public Uni<Invoice> lockByMemo(SqlClient c, String chain, String memo) {
@@ -79,67 +92,22 @@ public class InvoiceRepository {
                 });
     }
 
-    /** Payable amounts in {@code [from, to)} that an invoice holds now (pending, or settled after {@code cutoff}). */
-    public Uni<Set<BigInteger>> heldPayables(SqlClient c, String chain, BigInteger from, BigInteger to, Instant cutoff) {
-        return c.preparedQuery("select payable_atomic from payable_reservation where chain = $1 and payable_atomic >= $2"
-                        + " and payable_atomic < $3 and (released_at is null or released_at >= $4)")
-                .execute(Tuple.of(chain, new BigDecimal(from), new BigDecimal(to), ts(cutoff)))
-                .map(rs -> {
-                    Set<BigInteger> out = new HashSet<>();
-                    rs.forEach(r -> out.add(r.getBigDecimal(0).toBigIntegerExact()));
-                    return out;
-                });
-    }
-
-    /**
-     * Takes a payable amount for an invoice if it is free (never held, or released before {@code cutoff});
-     * atomic against concurrent takers through the primary key.
-     */
-    public Uni<Boolean> tryReserve(SqlClient c, String chain, BigInteger payable, UUID invoiceId, Instant cutoff) {
-        return c.preparedQuery("insert into payable_reservation (chain, payable_atomic, invoice_id, released_at)"
-                        + " values ($1, $2, $3, null) on conflict (chain, payable_atomic) do update"
-                        + " set invoice_id = excluded.invoice_id, released_at = null"
-                        + " where payable_reservation.released_at is not null and payable_reservation.released_at < $4"
-                        + " returning invoice_id")
-                .execute(Tuple.of(chain, new BigDecimal(payable), invoiceId, ts(cutoff)))
-                .map(rs -> rs.rowCount() == 1);
-    }
-
-    /** The pending invoice holding this payable amount, locked. */
-    public Uni<UUID> lockHolder(SqlClient c, String chain, BigInteger payable) {
-        return c.preparedQuery("select invoice_id from payable_reservation where chain = $1 and payable_atomic = $2"
-                        + " and released_at is null for update")
-                .execute(Tuple.of(chain, new BigDecimal(payable)))
-                .map(rs -> rs.size() == 0 ? null : rs.iterator().next().getUUID(0));
-    }
-
-    public Uni<Void> release(SqlClient c, UUID invoiceId, Instant at) {
-        return c.preparedQuery("update payable_reservation set released_at = $2 where invoice_id = $1 and released_at is null")
-                .execute(Tuple.of(invoiceId, ts(at))).replaceWithVoid();
-    }
-
-    /** Gives a settled-then-retracted invoice its payable amount back; false when another invoice took it meanwhile. */
-    public Uni<Boolean> reclaim(SqlClient c, UUID invoiceId, String chain, BigInteger payable) {
-        return c.preparedQuery("update payable_reservation set released_at = null where chain = $1 and payable_atomic = $2"
-                        + " and invoice_id = $3")
-                .execute(Tuple.of(chain, new BigDecimal(payable), invoiceId)).map(rs -> rs.rowCount() == 1);
-    }
-
-    public Uni<Void> markSettled(SqlClient c, UUID id, String txHash, long block, String source, String transferId,
-            BigInteger paid, String payer, Instant at) {
+    /** PENDING to SETTLED by the transfer that made the received total reach the amount. */
+    public Uni<Void> markSettled(SqlClient c, UUID id, String txHash, Long block, String source, String transferId,
+            String payer, Instant at) {
         return c.preparedQuery("update invoice set status = 'SETTLED', tx_hash = $2, settlement_block_number = $3,"
-                        + " settlement_source = $4, settlement_transfer_id = $5, paid_atomic = $6, payer_address = $7,"
-                        + " settled_at = $8, updated_at = $8 where id = $1 and status = 'PENDING'")
-                .execute(Tuple.of(id, txHash, block, source, transferId, new BigDecimal(paid))
-                        .addString(payer).addOffsetDateTime(ts(at)))
+                        + " settlement_source = $4, settlement_transfer_id = $5, payer_address = $6,"
+                        + " settled_at = $7, updated_at = $7 where id = $1 and status = 'PENDING'")
+                .execute(Tuple.of(id, txHash, block, source, transferId, payer).addOffsetDateTime(ts(at)))
                 .map(rs -> expectOne(rs, id));
     }
 
-    public Uni<Void> markPending(SqlClient c, UUID id, BigInteger payable, Instant at) {
+    /** SETTLED back to PENDING (a reorg took away a payment it needed); the received total is kept as credited. */
+    public Uni<Void> markPending(SqlClient c, UUID id, Instant at) {
         return c.preparedQuery("update invoice set status = 'PENDING', tx_hash = null, settlement_block_number = null,"
-                        + " settlement_source = null, settlement_transfer_id = null, paid_atomic = null, payer_address = null,"
-                        + " settled_at = null, payable_atomic = $2, updated_at = $3 where id = $1 and status = 'SETTLED'")
-                .execute(Tuple.of(id, new BigDecimal(payable), ts(at)))
+                        + " settlement_source = null, settlement_transfer_id = null, payer_address = null,"
+                        + " settled_at = null, updated_at = $2 where id = $1 and status = 'SETTLED'")
+                .execute(Tuple.of(id, ts(at)))
                 .map(rs -> expectOne(rs, id));
     }
 
@@ -162,9 +130,11 @@ public class InvoiceRepository {
                 r.getString("chain"), r.getString("network_id"), r.getString("payment_address"),
                 r.getString("usdc_address"), r.getBigDecimal("payable_atomic").toBigIntegerExact(), r.getString("memo"),
                 r.getString("tx_hash"), r.getLong("settlement_block_number"), r.getString("settlement_source"),
-                r.getString("settlement_transfer_id"), paid == null ? null : paid.toBigIntegerExact(),
+                r.getString("settlement_transfer_id"), paid.toBigIntegerExact(),
                 r.getString("payer_address"), instant(r.getOffsetDateTime("settled_at")),
-                instant(r.getOffsetDateTime("created_at")));
+                instant(r.getOffsetDateTime("created_at")),
+                Invoice.AddressKind.valueOf(r.getString("address_kind").toUpperCase(java.util.Locale.ROOT)),
+                instant(r.getOffsetDateTime("expired_at")));
     }
 
     static OffsetDateTime ts(Instant t) {

@@ -7,6 +7,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,14 +18,19 @@ import java.util.UUID;
 public class TransferRepository {
 
     /** A transfer's recorded outcome. */
-    public record Recorded(String status, UUID invoiceId) {
+    public record Recorded(String status, UUID invoiceId, BigInteger amount) {
     }
 
     public Uni<Recorded> lock(SqlClient c, String transferId) {
-        return c.preparedQuery("select status, invoice_id from chain_transfer where transfer_id = $1 for update")
+        return c.preparedQuery("select status, invoice_id, amount from chain_transfer where transfer_id = $1 for update")
                 .execute(Tuple.of(transferId))
-                .map(rs -> rs.size() == 0 ? null
-                        : new Recorded(rs.iterator().next().getString(0), rs.iterator().next().getUUID(1)));
+                .map(rs -> {
+                    if (rs.size() == 0) {
+                        return null;
+                    }
+                    var r = rs.iterator().next();
+                    return new Recorded(r.getString(0), r.getUUID(1), r.getBigDecimal(2).toBigIntegerExact());
+                });
     }
 
     /** Records (or, for a transfer mined again after a retraction, re-records) a detection's outcome. */
@@ -40,6 +46,28 @@ public class TransferRepository {
                         .addBigDecimal(new BigDecimal(e.amount())).addString(e.memo()).addString(e.source())
                         .addString(status).addString(reason).addUUID(invoiceId).addOffsetDateTime(InvoiceRepository.ts(at)))
                 .replaceWithVoid();
+    }
+
+    /**
+     * Records a payment made through x402 ({@code POST /v1/invoices/{id}/pay}) under the id
+     * {@code x402:<txHash>}: the watcher reports the same transfer later, and must not count it twice.
+     */
+    public Uni<Void> recordX402(SqlClient c, String chain, String txHash, String payer, String to, String token,
+            java.math.BigInteger amount, String status, UUID invoiceId, Instant at) {
+        return c.preparedQuery("insert into chain_transfer (transfer_id, chain, tx_hash, log_index, block_number, from_address,"
+                        + " to_address, token, amount, memo, source, status, reason, invoice_id, detected_at)"
+                        + " values ($1, $2, $3, -1, 0, $4, $5, $6, $7, null, 'x402', $8, null, $9, $10) on conflict do nothing")
+                .execute(Tuple.tuple(List.of("x402:" + txHash, chain, txHash)).addString(payer).addString(to).addString(token)
+                        .addBigDecimal(new BigDecimal(amount)).addString(status).addUUID(invoiceId)
+                        .addOffsetDateTime(InvoiceRepository.ts(at)))
+                .replaceWithVoid();
+    }
+
+    /** Whether this transaction was already counted for the invoice (by x402 or by the watcher). */
+    public Uni<Boolean> countedForInvoice(SqlClient c, UUID invoiceId, String txHash) {
+        return c.preparedQuery("select 1 from chain_transfer where invoice_id = $1 and lower(tx_hash) = lower($2)"
+                        + " and status in ('SETTLED', 'CREDITED') limit 1")
+                .execute(Tuple.of(invoiceId, txHash)).map(rs -> rs.size() > 0);
     }
 
     public Uni<Void> retract(SqlClient c, String transferId, Instant at) {

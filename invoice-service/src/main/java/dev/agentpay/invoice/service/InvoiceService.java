@@ -7,6 +7,7 @@ import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.outbox.Outbox;
 import dev.agentpay.invoice.config.InvoiceConfig;
+import dev.agentpay.invoice.deposit.DepositAddress;
 import dev.agentpay.invoice.domain.Invoice;
 import dev.agentpay.invoice.domain.InvoiceStatus;
 import dev.agentpay.invoice.domain.InvoiceView;
@@ -25,7 +26,6 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.UUID;
 
 /** Creating and reading invoices; every state change commits with its outbox event. */
@@ -66,13 +66,15 @@ public class InvoiceService {
         UUID id = UUID.randomUUID();
         Instant now = Instant.now();
         BigInteger atomic = Usdc.toAtomic(req.amount());
+        boolean evm = req.chain().kind() == Chain.Kind.EVM;
+        // EVM: the invoice's own CREATE2 deposit address; Solana: the seller wallet plus the memo.
+        String payTo = evm ? DepositAddress.of(chain.depositFactoryAddress().orElseThrow(), id) : chain.paymentAddress().orElseThrow();
         return invoices.nextNumber(tx)
-                .flatMap(number -> payable(tx, chain, atomic, id)
-                        .map(payable -> new Invoice(id, number, partnerId, InvoiceStatus.PENDING, req.amount(),
-                                req.currency(), req.customerEmail(), req.customerName(), req.description(),
-                                chain.name(), chain.networkId(), chain.paymentAddress().orElseThrow(),
-                                chain.usdcAddress(), payable, req.chain() == Chain.SOLANA ? memo(id) : null,
-                                null, null, null, null, null, null, null, now)))
+                .map(number -> new Invoice(id, number, partnerId, InvoiceStatus.PENDING, req.amount(),
+                        req.currency(), req.customerEmail(), req.customerName(), req.description(),
+                        chain.name(), chain.networkId(), payTo, chain.usdcAddress(), atomic, evm ? null : memo(id),
+                        null, null, null, null, BigInteger.ZERO, null, null, now,
+                        evm ? Invoice.AddressKind.DEPOSIT : Invoice.AddressKind.MEMO, null))
                 .call(inv -> invoices.insert(tx, inv))
                 .call(inv -> outbox.append(tx, event(InvoiceEvent.CREATED, inv, now)))
                 .map(InvoiceView::of);
@@ -114,44 +116,10 @@ public class InvoiceService {
         return ApiException.notFound("invoice_not_found", "no invoice with this id");
     }
 
-    /**
-     * The payable amount: EVM invoices get the smallest {@code amount + s} (s in 0 .. suffixRange-1 atomic
-     * units) that no other invoice of the chain holds, so an incoming amount names at most one invoice.
-     * Solana invoices are bound by memo and pay exactly their amount.
-     */
     private static ApiException notConfigured(Chain chain) {
         return new ApiException(400, "chain_not_configured",
-                "chain: " + chain.value() + " has no seller wallet configured on this deployment");
-    }
-
-    Uni<BigInteger> payable(SqlClient tx, ChainTable.Entry chain, BigInteger atomic, UUID invoiceId) {
-        if (chain.chain().kind() == Chain.Kind.SOLANA) {
-            return Uni.createFrom().item(atomic);
-        }
-        return reserve(tx, chain.name(), atomic, invoiceId, 0);
-    }
-
-    private Uni<BigInteger> reserve(SqlClient tx, String chain, BigInteger atomic, UUID invoiceId, int attempt) {
-        Instant cutoff = Instant.now().minus(config.matching().amountHold());
-        BigInteger end = atomic.add(BigInteger.valueOf(config.matching().suffixRange()));
-        return invoices.heldPayables(tx, chain, atomic, end, cutoff).flatMap(held -> {
-            BigInteger candidate = firstFree(atomic, end, held);
-            if (candidate == null || attempt >= 20) {
-                return Uni.createFrom().failure(new ApiException(409, "payable_amount_exhausted",
-                        "amount: too many open invoices of this amount on " + chain + "; try a slightly different amount"));
-            }
-            return invoices.tryReserve(tx, chain, candidate, invoiceId, cutoff)
-                    .flatMap(ok -> ok ? Uni.createFrom().item(candidate) : reserve(tx, chain, atomic, invoiceId, attempt + 1));
-        });
-    }
-
-    private static BigInteger firstFree(BigInteger from, BigInteger end, Set<BigInteger> held) {
-        for (BigInteger v = from; v.compareTo(end) < 0; v = v.add(BigInteger.ONE)) {
-            if (!held.contains(v)) {
-                return v;
-            }
-        }
-        return null;
+                "chain: " + chain.value() + " has no seller wallet" + (chain.kind() == Chain.Kind.EVM ? " or deposit factory" : "")
+                        + " configured on this deployment");
     }
 
     private int limit(String v) {
@@ -176,7 +144,7 @@ public class InvoiceService {
         try {
             return InvoiceStatus.valueOf(v.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw ApiException.invalidField("status", "must be PENDING or SETTLED");
+            throw ApiException.invalidField("status", "must be PENDING, SETTLED or EXPIRED");
         }
     }
 

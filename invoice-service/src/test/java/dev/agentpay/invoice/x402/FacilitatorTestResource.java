@@ -6,6 +6,7 @@ import dev.agentpay.localstack.Ports;
 import dev.agentpay.localstack.RepoPaths;
 import dev.agentpay.localstack.chain.EvmRpc;
 import dev.agentpay.localstack.chain.UsdcInstaller;
+import dev.agentpay.localstack.solana.SolanaNode;
 import dev.agentpay.localstack.testing.SharedServers;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.math.BigInteger;
@@ -19,7 +20,8 @@ import java.util.Map;
 
 /**
  * The real x402 chain side for tests: the local base chain (anvil, chain id 8453) with USDC at its
- * canonical address, the payer funded, and the local facilitator ({@code deploy/local/node/facilitator.mjs},
+ * canonical address, the payer funded, the local Solana chain (LiteSVM behind JSON-RPC, USDC at the
+ * canonical mint, {@code SharedServers.solanaPayer()} funded), and the local facilitator ({@code deploy/local/node/facilitator.mjs},
  * the official {@code x402} package's verify/settle) on a free port. The app gets the facilitator URL, the
  * chain's RPC and a seller wallet.
  */
@@ -32,6 +34,9 @@ public class FacilitatorTestResource implements QuarkusTestResourceLifecycleMana
     /** anvil dev account #5, checksummed (viem refuses a payTo with a bad checksum). */
     public static final String SELLER = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
 
+    /** The seller's Solana wallet (x402 payTo on the Solana rail). */
+    public static final String SOLANA_SELLER = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
+
     private static AnvilNode base;
     private static int port;
     private static ManagedProcess facilitator;
@@ -42,6 +47,9 @@ public class FacilitatorTestResource implements QuarkusTestResourceLifecycleMana
         EvmRpc rpc = new EvmRpc(base.rpcUrl());
         UsdcInstaller.install(rpc, UsdcInstaller.BASE);
         UsdcInstaller.mint(rpc, UsdcInstaller.BASE.address(), PAYER, BigInteger.valueOf(1_000_000_000L));
+        // x402's exact scheme pays into the seller's associated token account, which must exist: one
+        // atomic unit paid by a real transaction creates it (as a seller's first receipt would).
+        SolanaNode.pay(SharedServers.solana().rpcUrl(), SharedServers.solanaPayer().secret(), SOLANA_SELLER, 1, null);
         port = Ports.free();
         startFacilitator();
         return Map.of(
@@ -49,7 +57,10 @@ public class FacilitatorTestResource implements QuarkusTestResourceLifecycleMana
                 "x402.facilitator.retries", "1",
                 "x402.facilitator.backoff", "PT0.05S",
                 "chains.base.rpc-url", base.rpcUrl(),
-                "chains.base.payment-address", SELLER);
+                "chains.base.payment-address", SELLER,
+                "chains.solana.rpc-url", SharedServers.solana().rpcUrl(),
+                "chains.solana.payment-address", SOLANA_SELLER,
+                "x402.solana.fee-payer", SharedServers.solanaFeePayer().address());
     }
 
     public static String rpcUrl() {
@@ -66,7 +77,9 @@ public class FacilitatorTestResource implements QuarkusTestResourceLifecycleMana
             return;
         }
         facilitator = ManagedProcess.start("x402-facilitator", List.of("node", "facilitator.mjs"),
-                Map.of("PORT", Integer.toString(port), "BASE_RPC_URL", base.rpcUrl(), "FACILITATOR_PRIVATE_KEY", FACILITATOR_KEY),
+                Map.of("PORT", Integer.toString(port), "BASE_RPC_URL", base.rpcUrl(), "FACILITATOR_PRIVATE_KEY", FACILITATOR_KEY,
+                        "SOLANA_RPC_URL", SharedServers.solana().rpcUrl(),
+                        "SOLANA_FEE_PAYER_SECRET_KEY", SharedServers.solanaFeePayer().secret()),
                 RepoPaths.nodeDir(), RepoPaths.testScratch("facilitator").resolve("facilitator.log"));
         HttpClient http = HttpClient.newHttpClient();
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

@@ -18,18 +18,39 @@ final class X402Client {
     }
 
     static ObjectNode command(String op, String url, String body) {
-        ObjectNode c = JSON.createObjectNode();
-        c.put("op", op);
-        c.put("nodeTools", RepoPaths.nodeDir().toString());
-        c.put("url", url);
-        c.put("body", body);
+        ObjectNode c = base(op, url, body);
         c.put("key", FacilitatorTestResource.PAYER_KEY);
         c.put("rpc", FacilitatorTestResource.rpcUrl());
         return c;
     }
 
+    private static ObjectNode base(String op, String url, String body) {
+        ObjectNode c = JSON.createObjectNode();
+        c.put("op", op);
+        c.put("nodeTools", RepoPaths.nodeDir().toString());
+        c.put("url", url);
+        c.put("body", body);
+        return c;
+    }
+
+    /** A command for {@code x402-svm-client.mjs}: the official clients paying on the Solana rail. */
+    static ObjectNode solana(String op, String url, String body) {
+        ObjectNode c = base(op, url, body);
+        c.put("secret", dev.agentpay.localstack.testing.SharedServers.solanaPayer().secret());
+        c.put("rpc", dev.agentpay.localstack.testing.SharedServers.solana().rpcUrl());
+        return c;
+    }
+
     static JsonNode run(ObjectNode command) {
-        Path script = Path.of(System.getProperty("user.dir")).resolve("src/test/js/x402-client.mjs");
+        return run("x402-client.mjs", command);
+    }
+
+    static JsonNode runSolana(ObjectNode command) {
+        return run("x402-svm-client.mjs", command);
+    }
+
+    private static JsonNode run(String scriptName, ObjectNode command) {
+        Path script = Path.of(System.getProperty("user.dir")).resolve("src/test/js/" + scriptName);
         try {
             Process p = new ProcessBuilder("node", script.toString(), command.toString())
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();

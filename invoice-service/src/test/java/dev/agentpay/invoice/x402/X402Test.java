@@ -64,7 +64,8 @@ class X402Test {
         assertThat(body.path("x402Version").asInt()).isEqualTo(1);
         assertThat(body.path("error").asText()).contains("X-PAYMENT");
         assertThat(c.get("parsed")).hasSize(2);
-        JsonNode evm = c.get("parsed").get(0);
+        // Solana first (the spec's rail for x402), then EVM
+        JsonNode evm = c.get("parsed").get(1);
         assertThat(evm.path("scheme").asText()).isEqualTo("exact");
         assertThat(evm.path("network").asText()).isEqualTo("base");
         assertThat(evm.path("maxAmountRequired").asText()).isEqualTo("10000");
@@ -77,11 +78,12 @@ class X402Test {
         assertThat(evm.path("maxTimeoutSeconds").asInt()).isPositive();
         assertThat(evm.path("description").asText()).isNotBlank();
         assertThat(evm.path("outputSchema").path("input").path("method").asText()).isEqualTo("POST");
-        JsonNode sol = c.get("parsed").get(1);
+        JsonNode sol = c.get("parsed").get(0);
         assertThat(sol.path("network").asText()).isEqualTo("solana");
         assertThat(sol.path("asset").asText()).isEqualTo("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
         assertThat(sol.path("payTo").asText()).isEqualTo("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM");
-        assertThat(sol.path("extra").path("feePayer").asText()).isNotBlank();
+        assertThat(sol.path("extra").path("feePayer").asText()).isEqualTo(dev.agentpay.localstack.testing.SharedServers.solanaFeePayer().address());
+        assertThat(sol.path("scheme").asText()).isEqualTo("exact");
         assertThat(sol.path("maxAmountRequired").asText()).isEqualTo("10000");
         JsonNode headers = c.get("headers");
         assertThat(headers.path("cache-control").asText()).isEqualTo("no-store");
@@ -89,8 +91,10 @@ class X402Test {
         JsonNode v2 = c.get("v2");
         assertThat(v2.path("x402Version").asInt()).isEqualTo(2);
         assertThat(v2.path("resource").path("url").asText()).isEqualTo(invoiceUrl.toString());
-        assertThat(v2.path("accepts").get(0).path("network").asText()).isEqualTo("eip155:8453");
-        assertThat(v2.path("accepts").get(0).path("amount").asText()).isEqualTo("10000");
+        assertThat(v2.path("accepts").get(0).path("network").asText()).isEqualTo("solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp");
+        assertThat(v2.path("accepts").get(0).path("asset").asText()).isEqualTo("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
+        assertThat(v2.path("accepts").get(1).path("network").asText()).isEqualTo("eip155:8453");
+        assertThat(v2.path("accepts").get(1).path("amount").asText()).isEqualTo("10000");
     }
 
     @Test

@@ -34,6 +34,22 @@ public interface MandateConfig {
     /** Expiry job settings. */
     Expiry expiry();
 
+    /** The EIP-712 domain wallet parties sign (README, "Verifiable mandates"). */
+    Eip712 eip712();
+
+    /**
+     * The EIP-712 domain of new wallet mandates: the anchor network's chain id and the MandateAnchor
+     * contract ({@code ANCHOR_CHAIN_ID}, {@code ANCHOR_CONTRACT_ADDRESS}, the same values anchor-service uses).
+     * Without a contract, creating a mandate with a wallet party is refused (503 {@code wallet_signing_unavailable}).
+     */
+    interface Eip712 {
+
+        @WithDefault("84532")
+        long chainId();
+
+        Optional<String> verifyingContract();
+    }
+
     /** Idempotency-Key settings. */
     Idempotency idempotency();
 

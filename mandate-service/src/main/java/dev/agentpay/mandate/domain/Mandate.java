@@ -1,5 +1,6 @@
 package dev.agentpay.mandate.domain;
 
+import dev.agentpay.mandate.signing.SignatureScheme;
 import java.time.Instant;
 
 /**
@@ -31,6 +32,22 @@ public class Mandate {
     public String drsReceiptId;
     public Instant createdAt;
     public Instant updatedAt;
+    /** How each party signs; fixed at creation ({@code hmac} for every v0.1 mandate). */
+    public SignatureScheme proposerScheme = SignatureScheme.HMAC;
+    public SignatureScheme counterpartyScheme = SignatureScheme.HMAC;
+    /** The EIP-712 domain wallet parties sign, or null when neither party is a wallet. */
+    public Long eip712ChainId;
+    public String eip712Contract;
+
+    /** The scheme of {@code role} ({@code proposer} or {@code counterparty}). */
+    public SignatureScheme scheme(boolean proposer) {
+        return proposer ? proposerScheme : counterpartyScheme;
+    }
+
+    /** Whether either party signs with a wallet (the mandate hash is then the EIP-712 digest). */
+    public boolean hasWalletParty() {
+        return proposerScheme == SignatureScheme.EIP712 || counterpartyScheme == SignatureScheme.EIP712;
+    }
 
     /** Whether {@code now} lies at or after the expiry instant. */
     public boolean pastExpiry(Instant now) {

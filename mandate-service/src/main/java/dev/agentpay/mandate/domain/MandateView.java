@@ -14,7 +14,7 @@ import java.util.List;
 @JsonPropertyOrder({"id", "proposer_agent_id", "counterparty_agent_id", "scope", "terms", "context", "state",
         "proto_mandate_hash", "proto_version", "proposer_signature", "counterparty_signature", "signed_by_proposer_at",
         "signed_by_counterparty_at", "completed_at", "expires_at", "dispute_reason", "disputed_at", "drs_receipt_id",
-        "created_at", "updated_at", "transitions"})
+        "created_at", "updated_at", "proposer_signature_scheme", "counterparty_signature_scheme", "transitions"})
 public record MandateView(
         String id,
         String proposerAgentId,
@@ -36,12 +36,14 @@ public record MandateView(
         String drsReceiptId,
         String createdAt,
         String updatedAt,
+        String proposerSignatureScheme,
+        String counterpartySignatureScheme,
         List<TransitionView> transitions) {
 
     /** One element of {@code transitions}. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonPropertyOrder({"id", "from_state", "to_state", "anchor_tx_hash", "anchor_block_number", "anchor_chain_id",
-            "metadata", "created_at"})
+            "anchor_log_index", "anchor_contract", "metadata", "created_at"})
     public record TransitionView(
             String id,
             String fromState,
@@ -49,6 +51,8 @@ public record MandateView(
             String anchorTxHash,
             Long anchorBlockNumber,
             Long anchorChainId,
+            Integer anchorLogIndex,
+            String anchorContract,
             @JsonRawValue String metadata,
             String createdAt) {
     }

@@ -19,9 +19,12 @@ public record PublicMandateView(
         String createdAt,
         List<Party> parties) {
 
-    /** One party: {@code proposer} or {@code counterparty}, its agent id and when it signed (or null). */
+    /**
+     * One party: {@code proposer} or {@code counterparty}, its agent id, when it signed (or null), and the
+     * scheme it signs with ({@code hmac}, {@code hmac-role} or {@code eip712}).
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    @JsonPropertyOrder({"role", "agent_id", "signed_at"})
-    public record Party(String role, String agentId, String signedAt) {
+    @JsonPropertyOrder({"role", "agent_id", "signed_at", "signature_scheme"})
+    public record Party(String role, String agentId, String signedAt, String signatureScheme) {
     }
 }

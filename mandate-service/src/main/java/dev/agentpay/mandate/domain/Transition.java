@@ -18,5 +18,7 @@ public record Transition(
         Long anchorBlockNumber,
         Long anchorChainId,
         Instant anchoredAt,
-        Instant createdAt) {
+        Instant createdAt,
+        Integer anchorLogIndex,
+        String anchorContract) {
 }

@@ -64,7 +64,7 @@ public class AnchorReceiptConsumer {
         }
         return consumers.apply(DISCIPLINE, source, () -> pool.withTransaction(conn -> idempotent.once(conn, event.eventId(), CONSUMER,
                 tx -> mandates.anchor(tx, transitionId, event.aggregateId(), event.txHash(), event.blockNumber(),
-                        event.chainId(), Times.now()).invoke(n -> {
+                        event.chainId(), event.logIndex(), event.contract(), Times.now()).invoke(n -> {
                             if (n == 0) {
                                 LOG.warnf("anchor receipt %s names unknown transition %s of %s", event.eventId(),
                                         event.transitionId(), event.aggregateId());

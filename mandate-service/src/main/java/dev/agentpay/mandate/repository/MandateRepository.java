@@ -6,6 +6,7 @@ import static dev.agentpay.mandate.repository.Times.instant;
 import dev.agentpay.mandate.domain.Mandate;
 import dev.agentpay.mandate.domain.MandateState;
 import dev.agentpay.mandate.domain.Transition;
+import dev.agentpay.mandate.signing.SignatureScheme;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -24,10 +25,10 @@ public class MandateRepository {
     private static final String COLUMNS = "id, partner_id, proposer_agent_id, counterparty_agent_id, scope, terms, context,"
             + " state, proto_mandate_hash, proto_version, proposer_signature, counterparty_signature,"
             + " signed_by_proposer_at, signed_by_counterparty_at, completed_at, dispute_reason, disputed_at, expires_at,"
-            + " drs_receipt_id, created_at, updated_at";
+            + " drs_receipt_id, created_at, updated_at, proposer_scheme, counterparty_scheme, eip712_chain_id, eip712_contract";
 
     private static final String TRANSITION_COLUMNS = "id, mandate_id, seq, from_state, to_state, metadata, anchor_tx_hash,"
-            + " anchor_block_number, anchor_chain_id, anchored_at, created_at";
+            + " anchor_block_number, anchor_chain_id, anchored_at, created_at, anchor_log_index, anchor_contract";
 
     /** The partner's mandate, or {@code null} (also when it belongs to another partner). */
     public Uni<Mandate> find(SqlClient sql, String id, String partnerId) {
@@ -67,12 +68,13 @@ public class MandateRepository {
 
     public Uni<Void> insert(SqlClient sql, Mandate m) {
         return sql.preparedQuery("insert into mandate (" + COLUMNS + ") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,"
-                        + " $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)")
+                        + " $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)")
                 .execute(Tuple.from(Arrays.asList(m.id, m.partnerId, m.proposerAgentId, m.counterpartyAgentId, m.scope,
                         m.terms, m.context, m.state.wire(), m.protoMandateHash, m.protoVersion, m.proposerSignature,
                         m.counterpartySignature, db(m.signedByProposerAt), db(m.signedByCounterpartyAt),
                         db(m.completedAt), m.disputeReason, db(m.disputedAt), db(m.expiresAt), m.drsReceiptId,
-                        db(m.createdAt), db(m.updatedAt))))
+                        db(m.createdAt), db(m.updatedAt), m.proposerScheme.wire(), m.counterpartyScheme.wire(),
+                        m.eip712ChainId, m.eip712Contract)))
                 .replaceWithVoid();
     }
 
@@ -89,11 +91,11 @@ public class MandateRepository {
 
     public Uni<Void> insertTransition(SqlClient sql, Transition t) {
         return sql.preparedQuery("insert into mandate_transition (" + TRANSITION_COLUMNS
-                        + ") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)")
+                        + ") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)")
                 .execute(Tuple.from(Arrays.asList(t.id(), t.mandateId(), t.seq(),
                         t.fromState() == null ? null : t.fromState().wire(), t.toState().wire(), t.metadata(),
                         t.anchorTxHash(), t.anchorBlockNumber(), t.anchorChainId(), db(t.anchoredAt()),
-                        db(t.createdAt()))))
+                        db(t.createdAt()), t.anchorLogIndex(), t.anchorContract())))
                 .replaceWithVoid();
     }
 
@@ -113,11 +115,12 @@ public class MandateRepository {
      * is unknown, belongs to another mandate, or is the creation row (never anchored, per the spec).
      */
     public Uni<Integer> anchor(SqlClient sql, UUID transitionId, String mandateId, String txHash, long blockNumber,
-            long chainId, Instant anchoredAt) {
+            long chainId, int logIndex, String contract, Instant anchoredAt) {
         return sql.preparedQuery("update mandate_transition set anchor_tx_hash = $3, anchor_block_number = $4,"
-                        + " anchor_chain_id = $5, anchored_at = $6 where id = $1 and mandate_id = $2"
-                        + " and from_state is not null")
-                .execute(Tuple.from(Arrays.asList(transitionId, mandateId, txHash, blockNumber, chainId, db(anchoredAt))))
+                        + " anchor_chain_id = $5, anchored_at = $6, anchor_log_index = $7, anchor_contract = $8"
+                        + " where id = $1 and mandate_id = $2 and from_state is not null")
+                .execute(Tuple.from(Arrays.asList(transitionId, mandateId, txHash, blockNumber, chainId, db(anchoredAt),
+                        logIndex, contract)))
                 .map(rs -> rs.rowCount());
     }
 
@@ -144,6 +147,10 @@ public class MandateRepository {
         m.drsReceiptId = r.getString("drs_receipt_id");
         m.createdAt = instant(r, "created_at");
         m.updatedAt = instant(r, "updated_at");
+        m.proposerScheme = SignatureScheme.fromWire(r.getString("proposer_scheme"));
+        m.counterpartyScheme = SignatureScheme.fromWire(r.getString("counterparty_scheme"));
+        m.eip712ChainId = r.getLong("eip712_chain_id");
+        m.eip712Contract = r.getString("eip712_contract");
         return m;
     }
 
@@ -152,6 +159,7 @@ public class MandateRepository {
         return new Transition(r.getUUID("id"), r.getString("mandate_id"), r.getInteger("seq"),
                 from == null ? null : MandateState.fromWire(from), MandateState.fromWire(r.getString("to_state")),
                 r.getString("metadata"), r.getString("anchor_tx_hash"), r.getLong("anchor_block_number"),
-                r.getLong("anchor_chain_id"), instant(r, "anchored_at"), instant(r, "created_at"));
+                r.getLong("anchor_chain_id"), instant(r, "anchored_at"), instant(r, "created_at"),
+                r.getInteger("anchor_log_index"), r.getString("anchor_contract"));
     }
 }

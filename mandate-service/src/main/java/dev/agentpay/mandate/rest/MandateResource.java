@@ -6,6 +6,7 @@ import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.mandate.config.MandateConfig;
 import dev.agentpay.mandate.service.IdempotencyService;
 import dev.agentpay.mandate.service.MandateService;
+import dev.agentpay.mandate.signing.SignatureScheme;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -30,7 +31,8 @@ public class MandateResource {
     private static final int SCOPE_MAX = 10_000;
     private static final int TRIGGERED_BY_MAX = 256;
     private static final int REASON_MAX = 4_000;
-    private static final int SIGNATURE_MAX = 128;
+    /** An EIP-712 signature: 0x + 130 hex digits. */
+    private static final int SIGNATURE_MAX = 132;
     private static final int MAX_DEPTH = 32;
 
     @Inject
@@ -49,14 +51,15 @@ public class MandateResource {
     public Uni<Response> create(@RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
             @RestHeader(IDEMPOTENCY_KEY) String idemKey, String body) {
         JsonRequest req = JsonRequest.parse(contentType, body, config.maxBodyBytes(), false,
-                Set.of("proposer", "counterparty", "scope", "terms", "expiry", "context"));
+                Set.of("proposer", "counterparty", "scope", "terms", "expiry", "context", "signature_scheme"));
         var cmd = new MandateService.NewMandate(
                 req.requiredString("proposer", AGENT_ID_MAX),
                 req.requiredString("counterparty", AGENT_ID_MAX),
                 req.requiredString("scope", SCOPE_MAX),
                 req.requiredObjectText("terms"),
                 req.optionalObjectJson("context", MAX_DEPTH),
-                req.requiredTimestamp("expiry"));
+                req.requiredTimestamp("expiry"),
+                hmacScheme(req.optionalString("signature_scheme", 16)));
         var key = idempotency.key(idemKey, "POST", "/v1/mandates", body);
         return service.create(partner.id(), key, cmd).map(Responses::of);
     }
@@ -71,7 +74,8 @@ public class MandateResource {
     @Path("/{id}/sign")
     public Uni<Response> sign(@RestPath String id, @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
             @RestHeader(IDEMPOTENCY_KEY) String idemKey, String body) {
-        JsonRequest req = JsonRequest.parse(contentType, body, config.maxBodyBytes(), false, Set.of("signer", "signature"));
+        JsonRequest req = JsonRequest.parse(contentType, body, config.maxBodyBytes(), false,
+                Set.of("signer", "signature", "scheme"));
         String signer = req.textOrNull("signer");
         if (!MandateService.SIGNER_PROPOSER.equals(signer) && !MandateService.SIGNER_COUNTERPARTY.equals(signer)) {
             throw ApiException.badRequest("invalid_signer", "signer must be \"proposer\" or \"counterparty\"");
@@ -83,8 +87,13 @@ public class MandateResource {
         if (signature.length() > SIGNATURE_MAX) {
             throw ApiException.invalidField("signature", "must be at most " + SIGNATURE_MAX + " characters");
         }
+        String schemeName = req.optionalString("scheme", 16);
+        SignatureScheme scheme = SignatureScheme.fromWire(schemeName);
+        if (schemeName != null && scheme == null) {
+            throw ApiException.invalidField("scheme", "must be \"hmac\", \"hmac-role\" or \"eip712\"");
+        }
         var key = idempotency.key(idemKey, "POST", "/v1/mandates/" + id + "/sign", body);
-        return service.sign(partner.id(), key, id, signer, signature).map(Responses::of);
+        return service.sign(partner.id(), key, id, signer, signature, scheme).map(Responses::of);
     }
 
     @POST
@@ -117,6 +126,19 @@ public class MandateResource {
         String triggeredBy = triggeredBy(req);
         var key = idempotency.key(idemKey, "POST", "/v1/mandates/" + id + "/dispute", body);
         return service.dispute(partner.id(), key, id, reason, triggeredBy).map(Responses::of);
+    }
+
+    /** The scheme of non-wallet parties: {@code hmac} (v0.1, the default) or {@code hmac-role}. */
+    private static SignatureScheme hmacScheme(String name) {
+        if (name == null) {
+            return SignatureScheme.HMAC;
+        }
+        SignatureScheme s = SignatureScheme.fromWire(name);
+        if (s != SignatureScheme.HMAC && s != SignatureScheme.HMAC_ROLE) {
+            throw ApiException.invalidField("signature_scheme", "must be \"hmac\" or \"hmac-role\""
+                    + " (a wallet party, written eip155:<chain id>:<address>, always signs with eip712)");
+        }
+        return s;
     }
 
     private static String triggeredBy(JsonRequest req) {

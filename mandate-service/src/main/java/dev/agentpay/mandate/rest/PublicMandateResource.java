@@ -10,7 +10,10 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.RestPath;
 
-/** The redacted mandate view anyone holding the id may read, without an API key. */
+/**
+ * What anyone holding a mandate id may read without an API key: the redacted view, and the proof (which
+ * discloses the signed content, scope and terms included, so that a third party can verify it).
+ */
 @Path("/v1/public/mandates")
 @Produces(MediaType.APPLICATION_JSON)
 public class PublicMandateResource {
@@ -22,5 +25,12 @@ public class PublicMandateResource {
     @Path("/{id}")
     public Uni<Response> get(@RestPath String id) {
         return service.publicView(id).map(Responses::ok);
+    }
+
+    /** The mandate's proof: signed content, signatures and anchors (format: /disco/reference/mandate-proof.md). */
+    @GET
+    @Path("/{id}/proof")
+    public Uni<Response> proof(@RestPath String id) {
+        return service.proof(id).map(Responses::ok);
     }
 }

@@ -8,6 +8,7 @@ import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.commons.outbox.Outbox;
 import dev.agentpay.mandate.config.MandateConfig;
 import dev.agentpay.mandate.domain.Mandate;
+import dev.agentpay.mandate.domain.MandateProof;
 import dev.agentpay.mandate.domain.MandateState;
 import dev.agentpay.mandate.domain.MandateView;
 import dev.agentpay.mandate.domain.PublicMandateView;
@@ -18,6 +19,9 @@ import dev.agentpay.mandate.repository.MandateRepository;
 import dev.agentpay.mandate.repository.ReceiptRepository;
 import dev.agentpay.mandate.repository.Times;
 import dev.agentpay.mandate.signing.CanonicalMandate;
+import dev.agentpay.mandate.signing.Eip712Mandate;
+import dev.agentpay.mandate.signing.SignatureScheme;
+import dev.agentpay.mandate.signing.WalletParty;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -65,8 +69,11 @@ public class MandateService {
 
     /** A validated creation request; {@code termsText} is the client's exact {@code terms} text. */
     public record NewMandate(String proposer, String counterparty, String scope, String termsText, String contextJson,
-            Instant expiresAt) {
+            Instant expiresAt, SignatureScheme hmacScheme) {
     }
+
+    /** The v0.2 label written on mandates that use a v0.2 signature scheme (wallets or role-bound HMAC). */
+    public static final String PROTO_V02 = "0.2";
 
     public Uni<ApiResult> create(String partnerId, IdempotencyService.Key key, NewMandate req) {
         Instant now = Times.now();
@@ -95,8 +102,12 @@ public class MandateService {
         m.context = req.contextJson();
         m.state = MandateState.PROPOSED;
         m.expiresAt = expiresAt;
-        m.protoMandateHash = CanonicalMandate.mandateHash(signingBytes(m));
-        m.protoVersion = config.protoVersion();
+        assignSchemes(m, req.hmacScheme());
+        m.protoVersion = m.proposerScheme == SignatureScheme.HMAC && m.counterpartyScheme == SignatureScheme.HMAC
+                ? config.protoVersion() : PROTO_V02;
+        m.protoMandateHash = m.hasWalletParty()
+                ? Eip712Mandate.digestHex(domain(m), eip712Message(m))
+                : CanonicalMandate.mandateHash(signingBytes(m));
         m.createdAt = now;
         m.updatedAt = now;
         // one round trip: the connection runs the pipelined inserts in order, so the transition row and
@@ -116,9 +127,9 @@ public class MandateService {
 
     /** Accepts a party's signature: the proposer's first, then the counterparty's, which issues the receipt. */
     public Uni<ApiResult> sign(String partnerId, IdempotencyService.Key key, String mandateId, String signer,
-            String signature) {
-        // signatures are exactly 64 lowercase hex digits (CanonicalMandate.verify); anything else fails as 403
-        String sig = signature;
+            String signature, SignatureScheme claimedScheme) {
+        // HMAC signatures are exactly 64 lowercase hex digits (CanonicalMandate.verify), EIP-712 ones 0x + 130 hex
+        // digits; anything else fails as 403
         return idempotency.run(partnerId, key, conn -> locked(conn, mandateId, partnerId, (m, history, now) -> {
             boolean proposer = SIGNER_PROPOSER.equals(signer);
             MandateState required = proposer ? MandateState.PROPOSED : MandateState.SIGNED_BY_PROPOSER;
@@ -127,11 +138,17 @@ public class MandateService {
                         ? "the proposer can sign only a proposed mandate"
                         : "the counterparty can sign only after the proposer (state signed_by_proposer)");
             }
-            return partners.signingSecret(conn, partnerId).flatMap(secret -> {
-                if (secret == null || !CanonicalMandate.verify(signingBytes(m), secret, sig)) {
-                    throw ApiException.forbidden("invalid_signature",
-                            "signature is not the HMAC-SHA256 of the canonical mandate bytes with your signing secret");
-                }
+            SignatureScheme scheme = m.scheme(proposer);
+            if (claimedScheme != null && claimedScheme != scheme) {
+                throw ApiException.badRequest("scheme_mismatch", "the " + signer + " of this mandate signs with "
+                        + scheme.wire() + " (fixed at creation), not " + claimedScheme.wire());
+            }
+            String sig = scheme == SignatureScheme.EIP712 ? signature.toLowerCase(java.util.Locale.ROOT) : signature;
+            Uni<Void> checked = scheme == SignatureScheme.EIP712
+                    ? Uni.createFrom().voidItem().invoke(() -> verifyWallet(m, proposer, signature))
+                    : partners.signingSecret(conn, partnerId).invoke(secret -> verifyHmac(m, signer, scheme, secret, signature))
+                            .replaceWithVoid();
+            return checked.flatMap(ok -> {
                 if (proposer) {
                     m.proposerSignature = sig;
                     m.signedByProposerAt = now;
@@ -229,11 +246,50 @@ public class MandateService {
                 }
                 return new PublicMandateView(m.id, m.state.wire(), m.protoMandateHash, anchor, ApiJson.time(m.createdAt),
                         List.of(new PublicMandateView.Party(SIGNER_PROPOSER, m.proposerAgentId,
-                                        ApiJson.time(m.signedByProposerAt)),
+                                        ApiJson.time(m.signedByProposerAt), m.proposerScheme.wire()),
                                 new PublicMandateView.Party(SIGNER_COUNTERPARTY, m.counterpartyAgentId,
-                                        ApiJson.time(m.signedByCounterpartyAt))));
+                                        ApiJson.time(m.signedByCounterpartyAt), m.counterpartyScheme.wire())));
             });
         }));
+    }
+
+    /**
+     * The proof anyone holding the id may read: the signed content, each signature with its scheme (and for
+     * wallets the address it recovers), and every anchored transition. Transitions whose receipt has not
+     * arrived yet are left out; {@code state} says how far the mandate went.
+     */
+    public Uni<MandateProof> proof(String mandateId) {
+        return pool.withConnection(conn -> mandates.findAny(conn, mandateId).flatMap(m -> {
+            if (m == null) {
+                throw notFound();
+            }
+            return mandates.transitions(conn, m.id).map(ts -> {
+                List<MandateProof.Signature> sigs = new ArrayList<>();
+                sigs.add(proofSignature(m, true));
+                sigs.add(proofSignature(m, false));
+                List<MandateProof.Anchor> anchors = ts.stream().filter(t -> t.anchorTxHash() != null)
+                        .map(t -> new MandateProof.Anchor(t.toState().wire(), t.anchorChainId(), t.anchorContract(),
+                                t.anchorTxHash(), t.anchorBlockNumber(), t.anchorLogIndex()))
+                        .toList();
+                return new MandateProof(MandateProof.FORMAT, m.id, m.state.wire(), m.protoVersion,
+                        m.hasWalletParty() ? "eip712" : "sha256-canonical", m.protoMandateHash,
+                        m.hasWalletParty() ? Eip712Mandate.typedData(domain(m), eip712Message(m)) : null,
+                        new String(signingBytes(m), java.nio.charset.StandardCharsets.UTF_8), m.terms, sigs, anchors);
+            });
+        }));
+    }
+
+    private static MandateProof.Signature proofSignature(Mandate m, boolean proposer) {
+        SignatureScheme scheme = m.scheme(proposer);
+        String sig = proposer ? m.proposerSignature : m.counterpartySignature;
+        String recovered = null;
+        if (scheme == SignatureScheme.EIP712 && sig != null) {
+            recovered = Eip712Mandate.recover(Eip712Mandate.digest(domain(m), eip712Message(m)), sig);
+        }
+        return new MandateProof.Signature(proposer ? SIGNER_PROPOSER : SIGNER_COUNTERPARTY,
+                proposer ? m.proposerAgentId : m.counterpartyAgentId, scheme.wire(), sig, recovered,
+                ApiJson.time(proposer ? m.signedByProposerAt : m.signedByCounterpartyAt), scheme.publiclyVerifiable(),
+                scheme.roleBound());
     }
 
     public Uni<ReceiptView> receipt(String partnerId, String receiptId) {
@@ -300,7 +356,7 @@ public class MandateService {
         meta.put("triggered_by", triggeredBy);
         extra.forEach(meta::put);
         Transition t = new Transition(UUID.randomUUID(), m.id, history.size() + 1, from, to, ApiJson.write(meta),
-                null, null, null, null, now);
+                null, null, null, null, now, null, null);
         m.state = to;
         m.updatedAt = now;
         history.add(t);
@@ -326,15 +382,86 @@ public class MandateService {
         return CanonicalMandate.bytes(m.counterpartyAgentId, m.expiresAt, m.id, m.proposerAgentId, m.scope, m.terms);
     }
 
+    /** What an {@code hmac} or {@code hmac-role} party signs. */
+    static byte[] hmacBytes(Mandate m, String role, SignatureScheme scheme) {
+        return CanonicalMandate.bytes(m.counterpartyAgentId, m.expiresAt, m.id, m.proposerAgentId, m.scope,
+                scheme == SignatureScheme.HMAC_ROLE ? role : null, m.terms);
+    }
+
+    static Eip712Mandate.Domain domain(Mandate m) {
+        return new Eip712Mandate.Domain(m.eip712ChainId, m.eip712Contract);
+    }
+
+    static Eip712Mandate.Message eip712Message(Mandate m) {
+        return Eip712Mandate.message(m.id, m.proposerAgentId, m.counterpartyAgentId, m.scope, m.terms,
+                CanonicalMandate.isoMillis(m.expiresAt), m.protoVersion);
+    }
+
+    /**
+     * Fixes each party's scheme: a party written as a CAIP-10 {@code eip155} account is a wallet and signs with
+     * EIP-712; any other party signs with {@code hmacScheme} ({@code hmac} unless the request chose
+     * {@code hmac-role}). A wallet mandate records the EIP-712 domain in force.
+     */
+    private void assignSchemes(Mandate m, SignatureScheme hmacScheme) {
+        WalletParty proposer = wallet("proposer", m.proposerAgentId);
+        WalletParty counterparty = wallet("counterparty", m.counterpartyAgentId);
+        SignatureScheme other = hmacScheme == null ? SignatureScheme.HMAC : hmacScheme;
+        m.proposerScheme = proposer != null ? SignatureScheme.EIP712 : other;
+        m.counterpartyScheme = counterparty != null ? SignatureScheme.EIP712 : other;
+        if (proposer != null && counterparty != null && proposer.address().equals(counterparty.address())) {
+            throw ApiException.invalidField("counterparty", "must be another wallet than the proposer's");
+        }
+        if (m.hasWalletParty()) {
+            String contract = config.eip712().verifyingContract().map(String::trim).filter(c -> !c.isEmpty())
+                    .orElseThrow(() -> new ApiException(503, "wallet_signing_unavailable",
+                            "this deployment has no anchor contract configured, so wallet (EIP-712) parties are unavailable"));
+            m.eip712ChainId = config.eip712().chainId();
+            m.eip712Contract = contract.toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    private static WalletParty wallet(String field, String party) {
+        try {
+            return WalletParty.parse(party);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.invalidField(field, e.getMessage());
+        }
+    }
+
+    private static void verifyHmac(Mandate m, String role, SignatureScheme scheme, String secret, String signature) {
+        if (secret == null || !CanonicalMandate.verify(hmacBytes(m, role, scheme), secret, signature)) {
+            throw ApiException.forbidden("invalid_signature", scheme == SignatureScheme.HMAC_ROLE
+                    ? "signature is not the HMAC-SHA256 of the role-bound canonical mandate bytes (signer_role \""
+                            + role + "\") with your signing secret"
+                    : "signature is not the HMAC-SHA256 of the canonical mandate bytes with your signing secret");
+        }
+    }
+
+    private static void verifyWallet(Mandate m, boolean proposer, String signature) {
+        WalletParty party = WalletParty.parse(proposer ? m.proposerAgentId : m.counterpartyAgentId);
+        String recovered;
+        try {
+            recovered = Eip712Mandate.recover(Eip712Mandate.digest(domain(m), eip712Message(m)), signature);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.forbidden("invalid_signature", e.getMessage());
+        }
+        if (!recovered.equals(party.address())) {
+            throw ApiException.forbidden("invalid_signature", "signature recovers " + recovered + ", not the "
+                    + (proposer ? "proposer" : "counterparty") + "'s address " + party.address()
+                    + " (signed another mandate, domain or chain, or by another key)");
+        }
+    }
+
     static MandateView view(Mandate m, List<Transition> transitions) {
         return new MandateView(m.id, m.proposerAgentId, m.counterpartyAgentId, m.scope, m.terms, m.context,
                 m.state.wire(), m.protoMandateHash, m.protoVersion, m.proposerSignature, m.counterpartySignature,
                 ApiJson.time(m.signedByProposerAt), ApiJson.time(m.signedByCounterpartyAt), ApiJson.time(m.completedAt),
                 CanonicalMandate.isoMillis(m.expiresAt), m.disputeReason, ApiJson.time(m.disputedAt), m.drsReceiptId,
-                ApiJson.time(m.createdAt), ApiJson.time(m.updatedAt),
+                ApiJson.time(m.createdAt), ApiJson.time(m.updatedAt), m.proposerScheme.wire(), m.counterpartyScheme.wire(),
                 transitions.stream().map(t -> new MandateView.TransitionView(t.id().toString(),
                         t.fromState() == null ? null : t.fromState().wire(), t.toState().wire(), t.anchorTxHash(),
-                        t.anchorBlockNumber(), t.anchorChainId(), t.metadata(), ApiJson.time(t.createdAt()))).toList());
+                        t.anchorBlockNumber(), t.anchorChainId(), t.anchorLogIndex(), t.anchorContract(), t.metadata(),
+                        ApiJson.time(t.createdAt()))).toList());
     }
 
     private static ApiException notFound() {

@@ -61,6 +61,15 @@ public final class CanonicalMandate {
     /** UTF-8 bytes of {@code {"counterparty_agent_id":..,"expires_at":..,"id":..,"proposer_agent_id":..,"scope":..,"terms":..}}. */
     public static byte[] bytes(String counterpartyAgentId, Instant expiresAt, String id, String proposerAgentId,
             String scope, String canonicalTerms) {
+        return bytes(counterpartyAgentId, expiresAt, id, proposerAgentId, scope, null, canonicalTerms);
+    }
+
+    /**
+     * The role-bound form ({@code hmac-role}, v0.2): the same object with {@code signer_role} in its
+     * alphabetical place between {@code scope} and {@code terms}; {@code signerRole} null gives the v0.1 bytes.
+     */
+    public static byte[] bytes(String counterpartyAgentId, Instant expiresAt, String id, String proposerAgentId,
+            String scope, String signerRole, String canonicalTerms) {
         StringBuilder out = new StringBuilder(160 + (canonicalTerms == null ? 0 : canonicalTerms.length()));
         out.append("{\"counterparty_agent_id\":");
         CanonicalJson.quote(out, required(counterpartyAgentId, "counterparty_agent_id"));
@@ -75,6 +84,10 @@ public final class CanonicalMandate {
         CanonicalJson.quote(out, required(proposerAgentId, "proposer_agent_id"));
         out.append(",\"scope\":");
         CanonicalJson.quote(out, required(scope, "scope"));
+        if (signerRole != null) {
+            out.append(",\"signer_role\":");
+            CanonicalJson.quote(out, signerRole);
+        }
         // Already canonical (stored as produced by canonicalTerms), so it is embedded as is.
         out.append(",\"terms\":").append(required(canonicalTerms, "terms")).append('}');
         return out.toString().getBytes(StandardCharsets.UTF_8);

@@ -14,15 +14,18 @@ public class ChainTable {
     /** One chain with every setting resolved. */
     public record Entry(Chain chain, boolean enabled, String networkId, String usdcAddress,
             Optional<String> paymentAddress, Optional<String> rpcUrl, int confirmations, Duration pollInterval,
-            int maxBlockRange) {
+            int maxBlockRange, Optional<String> depositFactoryAddress) {
 
         public String name() {
             return chain.value();
         }
 
-        /** Takes invoices: enabled and with a seller wallet. */
+        /**
+         * Takes invoices: enabled, with a seller wallet and, on an EVM chain, the deposit factory that
+         * gives every invoice its own payment address.
+         */
         public boolean acceptsInvoices() {
-            return enabled && paymentAddress.isPresent();
+            return enabled && paymentAddress.isPresent() && (chain.kind() != Chain.Kind.EVM || depositFactoryAddress.isPresent());
         }
 
         /** Can be watched: enabled, with a seller wallet and an RPC endpoint. */
@@ -64,7 +67,8 @@ public class ChainTable {
                 nonBlank(s.rpcUrl()),
                 s.confirmations().orElse(c.defaultConfirmations()),
                 s.pollInterval().orElse(c.defaultPollInterval()),
-                s.maxBlockRange());
+                s.maxBlockRange(),
+                nonBlank(s.depositFactoryAddress()));
     }
 
     private static Optional<String> nonBlank(Optional<String> v) {

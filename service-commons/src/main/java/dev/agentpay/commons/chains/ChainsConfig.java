@@ -50,6 +50,13 @@ public interface ChainsConfig {
          */
         Optional<String> paymentAddress();
 
+        /**
+         * EVM only: the {@code DepositFactory} contract (settlement-watcher/src/main/solidity) whose CREATE2
+         * addresses are the invoices' own payment addresses, its treasury being {@link #paymentAddress()}.
+         * No default: an EVM chain without one takes no invoices.
+         */
+        Optional<String> depositFactoryAddress();
+
         /** JSON-RPC endpoint the watcher reads; no default: a chain without one is not watched. */
         Optional<String> rpcUrl();
 

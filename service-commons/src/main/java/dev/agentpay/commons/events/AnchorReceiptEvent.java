@@ -5,7 +5,8 @@ import java.util.UUID;
 
 /**
  * A mandate transition anchored on chain: the {@code MandateAnchored} log that carries it.
- * Type is always {@code anchor.receipt}; the aggregate is the mandate.
+ * Type is always {@code anchor.receipt}; the aggregate is the mandate. {@code contract} is the address of the
+ * MandateAnchor contract that emitted the log ({@code 0x} lowercase hex; null in receipts of earlier builds).
  */
 public record AnchorReceiptEvent(
         UUID eventId,
@@ -20,10 +21,22 @@ public record AnchorReceiptEvent(
         long chainId,
         String txHash,
         long blockNumber,
-        int logIndex) implements DomainEvent {
+        int logIndex,
+        String contract) implements DomainEvent {
 
     public static final String TYPE = "anchor.receipt";
     public static final int SCHEMA_VERSION = 1;
+
+    /**
+     * A receipt without the emitting contract's address, as anchor-service wrote them before the proof
+     * document needed it; {@code contract} is null (also when such an event is decoded).
+     */
+    public AnchorReceiptEvent(UUID eventId, String type, String aggregateId, String partnerId, Instant occurredAt,
+            int schemaVersion, String transitionId, String mandateHash, String state, long chainId, String txHash,
+            long blockNumber, int logIndex) {
+        this(eventId, type, aggregateId, partnerId, occurredAt, schemaVersion, transitionId, mandateHash, state, chainId,
+                txHash, blockNumber, logIndex, null);
+    }
 
     @Override
     public String topic() {

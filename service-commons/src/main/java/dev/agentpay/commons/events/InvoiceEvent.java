@@ -5,7 +5,8 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * An invoice state change ({@code invoice.created}, {@code invoice.settled}, {@code invoice.unsettled}).
+ * An invoice change ({@code invoice.created}, {@code invoice.partially_paid}, {@code invoice.settled},
+ * {@code invoice.overpaid}, {@code invoice.paid_late}, {@code invoice.unsettled}).
  *
  * @param invoice the full Invoice object as the API returns it (the webhook {@code data})
  */
@@ -22,6 +23,12 @@ public record InvoiceEvent(
     public static final String CREATED = "invoice.created";
     public static final String SETTLED = "invoice.settled";
     public static final String UNSETTLED = "invoice.unsettled";
+    /** A payment arrived that leaves the invoice short of its amount (it stays PENDING). */
+    public static final String PARTIALLY_PAID = "invoice.partially_paid";
+    /** The invoice received more than its amount ({@code excessAmount}); after or together with {@code invoice.settled}. */
+    public static final String OVERPAID = "invoice.overpaid";
+    /** A payment arrived after the invoice expired (it stays EXPIRED). */
+    public static final String PAID_LATE = "invoice.paid_late";
     public static final int SCHEMA_VERSION = 1;
 
     @Override

@@ -25,8 +25,7 @@ import org.web3j.protocol.http.HttpService;
 import org.web3j.utils.Numeric;
 
 /**
- * One EVM chain's JSON-RPC endpoint through web3j: head, block hashes, and USDC {@code Transfer} logs to
- * the seller wallet. Every failure (transport or JSON-RPC error) surfaces as {@link RpcException} so
+ * One EVM chain's JSON-RPC endpoint through web3j: head, block hashes, and USDC {@code Transfer} logs. Every failure (transport or JSON-RPC error) surfaces as {@link RpcException} so
  * the scanner can shrink its range or retry on its next tick.
  */
 public class EvmClient implements AutoCloseable {
@@ -60,13 +59,26 @@ public class EvmClient implements AutoCloseable {
         return b == null ? null : new BlockRef(b.getNumber().longValueExact(), b.getHash());
     }
 
-    /** {@code Transfer} logs of {@code token} to {@code to} in {@code [from, toBlock]}. */
-    public List<Transfer> transfers(String token, String to, long fromBlock, long toBlock) {
-        EthFilter filter = new EthFilter(DefaultBlockParameter.valueOf(BigInteger.valueOf(fromBlock)),
+    /**
+     * Every {@code Transfer} log of {@code token} in {@code [from, toBlock]}, whoever the recipient: one
+     * {@code eth_getLogs} per range, matched by the caller against its set of deposit addresses.
+     */
+    public List<Transfer> transfers(String token, long fromBlock, long toBlock) {
+        return logs(new EthFilter(DefaultBlockParameter.valueOf(BigInteger.valueOf(fromBlock)),
+                DefaultBlockParameter.valueOf(BigInteger.valueOf(toBlock)), token)
+                .addSingleTopic(TRANSFER_TOPIC));
+    }
+
+    /** {@code Transfer} logs of {@code token} to any of {@code recipients} in {@code [from, toBlock]} (back-fills). */
+    public List<Transfer> transfersTo(String token, List<String> recipients, long fromBlock, long toBlock) {
+        return logs(new EthFilter(DefaultBlockParameter.valueOf(BigInteger.valueOf(fromBlock)),
                 DefaultBlockParameter.valueOf(BigInteger.valueOf(toBlock)), token)
                 .addSingleTopic(TRANSFER_TOPIC)
                 .addNullTopic()
-                .addSingleTopic(topicAddress(to));
+                .addOptionalTopics(recipients.stream().map(EvmClient::topicAddress).toArray(String[]::new)));
+    }
+
+    private List<Transfer> logs(EthFilter filter) {
         EthLog res = send(() -> web3j.ethGetLogs(filter).send());
         List<Transfer> out = new ArrayList<>();
         for (EthLog.LogResult<?> r : res.getLogs()) {
@@ -91,11 +103,17 @@ public class EvmClient implements AutoCloseable {
         return "0x" + hex.substring(hex.length() - 40);
     }
 
-    private interface Call<T extends Response<?>> {
+    /** One web3j request. */
+    public interface Call<T extends Response<?>> {
         T run() throws IOException;
     }
 
     private <T extends Response<?>> T send(Call<T> call) {
+        return send(chain, call);
+    }
+
+    /** Runs a web3j request; a transport failure or a JSON-RPC error is an {@link RpcException} naming the chain. */
+    public static <T extends Response<?>> T send(String chain, Call<T> call) {
         try {
             T res = call.run();
             if (res.hasError()) {

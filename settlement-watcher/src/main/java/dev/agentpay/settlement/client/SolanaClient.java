@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code ConfirmedTransaction} models only the {@code json} encoding (account keys as strings, compiled
  * instructions with base58 data, token balances without owner), so it cannot read the
  * {@code jsonParsed} answers the watcher relies on (parsed spl-token and spl-memo instructions).
- * Every call reads at {@code finalized} commitment; failures surface as {@link EvmClient.RpcException}.
+ * Every call reads at the configured commitment ({@code finalized} by default); failures surface as
+ * {@link EvmClient.RpcException}.
  */
 public class SolanaClient {
 
@@ -29,7 +30,10 @@ public class SolanaClient {
     private final Duration timeout;
     private final AtomicLong ids = new AtomicLong();
 
-    public SolanaClient(String rpcUrl, Duration timeout) {
+    private final String commitment;
+
+    public SolanaClient(String rpcUrl, Duration timeout, String commitment) {
+        this.commitment = commitment;
         this.uri = URI.create(rpcUrl);
         this.timeout = timeout;
         this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
@@ -38,7 +42,7 @@ public class SolanaClient {
     /** The owner's token accounts of this mint. */
     public List<String> tokenAccounts(String owner, String mint) {
         ObjectNode filter = JSON.createObjectNode().put("mint", mint);
-        ObjectNode cfg = JSON.createObjectNode().put("encoding", "jsonParsed").put("commitment", "finalized");
+        ObjectNode cfg = JSON.createObjectNode().put("encoding", "jsonParsed").put("commitment", commitment);
         JsonNode res = call("getTokenAccountsByOwner", JSON.createArrayNode().add(owner).add(filter).add(cfg));
         List<String> out = new ArrayList<>();
         res.path("value").forEach(v -> out.add(v.path("pubkey").asText()));
@@ -47,7 +51,7 @@ public class SolanaClient {
 
     /** Signatures touching {@code address}, newest first, strictly after {@code until} and before {@code before}. */
     public JsonNode signatures(String address, String until, String before, int limit) {
-        ObjectNode cfg = JSON.createObjectNode().put("limit", limit).put("commitment", "finalized");
+        ObjectNode cfg = JSON.createObjectNode().put("limit", limit).put("commitment", commitment);
         if (until != null) {
             cfg.put("until", until);
         }
@@ -57,15 +61,15 @@ public class SolanaClient {
         return call("getSignaturesForAddress", JSON.createArrayNode().add(address).add(cfg));
     }
 
-    /** A finalized transaction in {@code jsonParsed} encoding, or a JSON null when unknown. */
+    /** A transaction at the commitment in {@code jsonParsed} encoding, or a JSON null when unknown. */
     public JsonNode transaction(String signature) {
-        ObjectNode cfg = JSON.createObjectNode().put("encoding", "jsonParsed").put("commitment", "finalized")
+        ObjectNode cfg = JSON.createObjectNode().put("encoding", "jsonParsed").put("commitment", commitment)
                 .put("maxSupportedTransactionVersion", 0);
         return call("getTransaction", JSON.createArrayNode().add(signature).add(cfg));
     }
 
     public long slot() {
-        return call("getSlot", JSON.createArrayNode().add(JSON.createObjectNode().put("commitment", "finalized"))).asLong();
+        return call("getSlot", JSON.createArrayNode().add(JSON.createObjectNode().put("commitment", commitment))).asLong();
     }
 
     private JsonNode call(String method, ArrayNode params) {

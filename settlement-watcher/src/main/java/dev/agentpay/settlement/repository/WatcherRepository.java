@@ -98,6 +98,22 @@ public class WatcherRepository {
         });
     }
 
+    /**
+     * Commits a back-fill of newly learned deposit addresses: the transfers found to them up to the
+     * checkpoint, and the addresses marked done, in one transaction; emits how many events it published.
+     */
+    public Uni<Integer> commitBackfill(String chain, List<Transfer> found, List<Long> doneSeqs, String source) {
+        Instant now = Instant.now();
+        return pool.withTransaction(tx -> {
+            Uni<Integer> n = Uni.createFrom().item(0);
+            for (Transfer t : found) {
+                n = n.flatMap(k -> detect(tx, t, source, now).map(x -> k + x));
+            }
+            return n.call(() -> tx.preparedQuery("update deposit_address set backfill_from = null where chain = $1 and seq = any($2)")
+                    .execute(Tuple.of(chain, doneSeqs.toArray(new Long[0]))));
+        });
+    }
+
     private Uni<Void> remember(SqlClient tx, String chain, List<BlockRef> seen, int keep) {
         if (seen.isEmpty()) {
             return Uni.createFrom().voidItem();
@@ -105,7 +121,7 @@ public class WatcherRepository {
         Uni<Void> u = Uni.createFrom().voidItem();
         for (BlockRef b : seen) {
             u = u.call(() -> tx.preparedQuery("insert into seen_block (chain, block_number, block_hash) values ($1, $2, $3)"
-                            + " on conflict (chain, block_number) do update set block_hash = excluded.block_hash")
+                            + " on conflict (chain, block_number) do update set block_hash = excluded.block_hash, scanned_at = now()")
                     .execute(Tuple.of(chain, b.number(), b.hash())));
         }
         long newest = seen.stream().mapToLong(BlockRef::number).max().orElseThrow();

@@ -7,17 +7,23 @@ import dev.agentpay.settlement.domain.BlockRef;
 import dev.agentpay.settlement.domain.Checkpoint;
 import dev.agentpay.settlement.domain.ScanResult;
 import dev.agentpay.settlement.domain.Transfer;
+import dev.agentpay.settlement.repository.DepositRepository;
 import dev.agentpay.settlement.repository.WatcherRepository;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.jboss.logging.Logger;
 
 /**
- * Scans one EVM chain for USDC transfers to the seller wallet, publishing each once it has the
- * configured confirmations. All progress lives in the database, so a restarted watcher resumes exactly
+ * Scans one EVM chain for USDC transfers to the invoices' own deposit addresses, publishing each once it
+ * has the configured confirmations. One {@code eth_getLogs} per block range on the USDC {@code Transfer}
+ * topic, every log matched against the in-memory set of deposit addresses (learned from
+ * {@code invoice.created}, kept in {@code deposit_address}); nothing sent elsewhere (the seller wallet,
+ * x402 fees, anyone else) is published. A newly learned address is back-filled from the newest block
+ * scanned before its invoice existed, so an address learned late (broker lag) misses nothing. All progress lives in the database, so a restarted watcher resumes exactly
  * where the last committed step ended (catch-up after downtime).
  *
  * <p>Each tick: (1) check that the checkpoint block still has the remembered hash; if not, find the
@@ -31,23 +37,83 @@ public class EvmScanner {
     private static final Logger LOG = Logger.getLogger(EvmScanner.class);
     private static final Duration DB_TIMEOUT = Duration.ofSeconds(30);
     private static final String SOURCE = "evm-detector";
+    /** Addresses back-filled per {@code eth_getLogs} (an OR list in the recipient topic; providers cap its size). */
+    private static final int BACKFILL_BATCH = 100;
 
     private final ChainTable.Entry chain;
     private final EvmClient rpc;
     private final WatcherRepository repo;
     private final SettlementConfig config;
     private final String token;
-    private final String seller;
+    private final DepositRepository deposits;
+    /** Lower-case deposit addresses of this chain; only grows (late and extra payments are still owed). */
+    private final Set<String> addresses = new HashSet<>();
+    private long lastSeq;
     private int range;
 
-    public EvmScanner(ChainTable.Entry chain, EvmClient rpc, WatcherRepository repo, SettlementConfig config) {
+    public EvmScanner(ChainTable.Entry chain, EvmClient rpc, WatcherRepository repo, DepositRepository deposits,
+            SettlementConfig config) {
         this.chain = chain;
         this.rpc = rpc;
         this.repo = repo;
+        this.deposits = deposits;
         this.config = config;
         this.token = chain.usdcAddress();
-        this.seller = chain.paymentAddress().orElseThrow();
         this.range = Math.max(1, chain.maxBlockRange());
+    }
+
+    /** How many deposit addresses this scanner matches against. */
+    public int watchedAddresses() {
+        return addresses.size();
+    }
+
+    /** Loads addresses registered since the last tick into the set. */
+    private void learnAddresses() {
+        while (true) {
+            List<DepositRepository.Deposit> fresh = deposits.since(chain.name(), lastSeq, 10_000).await().atMost(DB_TIMEOUT);
+            for (DepositRepository.Deposit d : fresh) {
+                addresses.add(d.address());
+                lastSeq = Math.max(lastSeq, d.seq());
+            }
+            if (fresh.size() < 10_000) {
+                return;
+            }
+        }
+    }
+
+    /** Back-fills newly learned addresses up to the checkpoint (normally a few blocks, normally nothing found). */
+    private int backfill(long checkpoint) {
+        int published = 0;
+        List<DepositRepository.Deposit> todo = deposits.pendingBackfill(chain.name(), BACKFILL_BATCH).await().atMost(DB_TIMEOUT);
+        while (!todo.isEmpty()) {
+            long from = todo.stream().mapToLong(DepositRepository.Deposit::backfillFrom).min().orElseThrow();
+            List<String> to = todo.stream().map(DepositRepository.Deposit::address).toList();
+            List<Transfer> found = new ArrayList<>();
+            for (long f = from; f <= checkpoint; f += range) {
+                found.addAll(rpc.transfersTo(token, to, f, Math.min(checkpoint, f + range - 1)));
+            }
+            published += repo.commitBackfill(chain.name(), found, todo.stream().map(DepositRepository.Deposit::seq).toList(), SOURCE)
+                    .await().atMost(DB_TIMEOUT);
+            if (!found.isEmpty()) {
+                LOG.infof("%s: back-fill of %d new address(es) from block %d found %d transfer(s)", chain.name(), to.size(), from, found.size());
+            }
+            if (todo.size() < BACKFILL_BATCH) {
+                break;
+            }
+            todo = deposits.pendingBackfill(chain.name(), BACKFILL_BATCH).await().atMost(DB_TIMEOUT);
+        }
+        return published;
+    }
+
+    /** The range's transfers whose recipient is a deposit address. */
+    private List<Transfer> ours(long from, long to) {
+        List<Transfer> out = new ArrayList<>();
+        for (Transfer t : rpc.transfers(token, from, to)) {
+            if (t.to() != null && addresses.contains(t.to().toLowerCase(Locale.ROOT))) {
+                out.add(t);
+            }
+        }
+        return out;
     }
 
     public String chain() {
@@ -70,16 +136,19 @@ public class EvmScanner {
         } else if (cp.blockHash() != null) {
             BlockRef now = rpc.block(cp.block());
             if (now == null || !now.hash().equalsIgnoreCase(cp.blockHash())) {
+                learnAddresses();
                 published += reorg(cp, confirmed);
                 cp = repo.checkpoint(chain.name()).await().atMost(DB_TIMEOUT);
             }
         }
+        learnAddresses();
+        published += backfill(cp.block());
         long from = cp.block() + 1;
         while (from <= confirmed) {
             long to = Math.min(confirmed, from + range - 1);
             List<Transfer> found;
             try {
-                found = rpc.transfers(token, seller, from, to);
+                found = ours(from, to);
             } catch (EvmClient.RpcException e) {
                 if (range == 1) {
                     throw e;
@@ -124,7 +193,7 @@ public class EvmScanner {
         long upTo = Math.max(fork, confirmed);
         List<Transfer> found = new ArrayList<>();
         for (long from = fork + 1; from <= upTo; from += range) {
-            found.addAll(rpc.transfers(token, seller, from, Math.min(upTo, from + range - 1)));
+            found.addAll(ours(from, Math.min(upTo, from + range - 1)));
         }
         Set<String> stillThere = new HashSet<>();
         found.forEach(t -> stillThere.add(t.id()));

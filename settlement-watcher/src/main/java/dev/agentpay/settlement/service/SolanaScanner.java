@@ -15,10 +15,11 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * Polls the seller's USDC token account(s) on Solana: new finalized signatures since the last one
- * processed (per token account), each transaction read in {@code jsonParsed}, and every top-level
- * spl-token {@code transfer}/{@code transferChecked} of the USDC mint into that account published with
- * the transaction's spl-memo text. Finalized transactions do not roll back, so nothing is retracted.
+ * Polls the seller's USDC token account(s) on Solana: new signatures at the configured commitment
+ * ({@code finalized} by default) since the last one processed (per token account), each transaction read
+ * in {@code jsonParsed}, and every top-level spl-token {@code transfer}/{@code transferChecked} of the USDC
+ * mint into that account published with the transaction's spl-memo text. A failed transaction moves no
+ * tokens and publishes nothing. Finalized transactions do not roll back, so nothing is retracted.
  */
 public class SolanaScanner {
 
@@ -72,7 +73,7 @@ public class SolanaScanner {
             }
             JsonNode tx = rpc.transaction(s.path("signature").asText());
             if (tx == null || tx.isNull() || tx.isMissingNode()) {
-                throw new IllegalStateException("finalized transaction " + s.path("signature").asText() + " not returned yet");
+                throw new IllegalStateException("transaction " + s.path("signature").asText() + " not returned yet");
             }
             found.addAll(transfers(tx, owner, account));
         }
@@ -94,6 +95,11 @@ public class SolanaScanner {
             if ("spl-memo".equals(ins.path("program").asText()) && ins.path("parsed").isTextual()) {
                 memo = ins.path("parsed").asText();
             }
+        }
+        JsonNode feePayerKey = tx.path("transaction").path("message").path("accountKeys").path(0);
+        String feePayer = feePayerKey.isTextual() ? feePayerKey.asText() : feePayerKey.path("pubkey").asText();
+        if (config.solana().x402FeePayers().orElse(List.of()).contains(feePayer)) {
+            memo = null; // an x402 payment: its fee is never an invoice's payment
         }
         List<Transfer> out = new ArrayList<>();
         for (int i = 0; i < instructions.size(); i++) {

@@ -18,6 +18,7 @@ public class SolanaScannerFactory {
     SettlementConfig config;
 
     public SolanaScanner create(ChainTable.Entry chain) {
-        return new SolanaScanner(chain, new SolanaClient(chain.rpcUrl().orElseThrow(), config.solana().rpcTimeout()), repo, config);
+        return new SolanaScanner(chain, new SolanaClient(chain.rpcUrl().orElseThrow(), config.solana().rpcTimeout(),
+                config.solana().commitment().name()), repo, config);
     }
 }

@@ -4,6 +4,7 @@ import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.chains.ChainTable;
 import dev.agentpay.settlement.client.EvmClient;
 import dev.agentpay.settlement.config.SettlementConfig;
+import dev.agentpay.settlement.repository.DepositRepository;
 import dev.agentpay.settlement.repository.WatcherRepository;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -33,6 +34,9 @@ public class WatcherSupervisor {
 
     @Inject
     WatcherRepository repo;
+
+    @Inject
+    DepositRepository deposits;
 
     @Inject
     SettlementConfig config;
@@ -79,7 +83,7 @@ public class WatcherSupervisor {
         if (chain.kind() == Chain.Kind.EVM) {
             EvmClient client = new EvmClient(e.name(), e.rpcUrl().orElseThrow(), config.evm().rpcTimeout());
             clients.put(chain, client);
-            tick = new EvmScanner(e, client, repo, config)::tick;
+            tick = new EvmScanner(e, client, repo, deposits, config)::tick;
         } else {
             tick = solana.create(e)::tick;
         }
@@ -101,7 +105,8 @@ public class WatcherSupervisor {
             }
             }
         }, 0, every, TimeUnit.MILLISECONDS));
-        LOG.infof("%s: watching %s every %d ms (%d confirmations)", e.name(), e.paymentAddress().orElseThrow(), every, e.confirmations());
+        LOG.infof("%s: watching %s every %d ms (%d confirmations)", e.name(),
+                chain.kind() == Chain.Kind.EVM ? "the invoices' deposit addresses" : e.paymentAddress().orElseThrow(), every, e.confirmations());
     }
 
     /** Stops a chain's loop after its current step (for maintenance and the downtime test). */

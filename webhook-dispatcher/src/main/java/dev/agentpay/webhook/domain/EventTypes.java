@@ -21,7 +21,10 @@ public final class EventTypes {
             "mandate.disputed",
             "mandate.expired",
             InvoiceEvent.CREATED,
+            InvoiceEvent.PARTIALLY_PAID,
             InvoiceEvent.SETTLED,
+            InvoiceEvent.OVERPAID,
+            InvoiceEvent.PAID_LATE,
             InvoiceEvent.UNSETTLED,
             PlatformEvent.BENCHMARK_PUBLISHED,
             WEBHOOK_DISABLED);

@@ -5,7 +5,10 @@ import dev.agentpay.localstack.KafkaServer;
 import dev.agentpay.localstack.Ports;
 import dev.agentpay.localstack.PostgresServer;
 import dev.agentpay.localstack.RepoPaths;
+import dev.agentpay.localstack.solana.SolanaKeys;
+import dev.agentpay.localstack.solana.SolanaNode;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -18,6 +21,13 @@ public final class SharedServers {
     private static PostgresServer postgres;
     private static KafkaServer kafka;
     private static final Map<String, AnvilNode> ANVILS = new ConcurrentHashMap<>();
+    private static SolanaNode solana;
+    /** Holds SOL and 1,000,000 USDC on the shared Solana chain. */
+    private static final SolanaKeys.Keypair SOLANA_PAYER = SolanaKeys.generate();
+    /** Holds SOL on the shared Solana chain (the x402 facilitator's fee payer in tests). */
+    private static final SolanaKeys.Keypair SOLANA_FEE_PAYER = SolanaKeys.generate();
+    /** Slots until finalized on the test chain: 1.6 s, so tests at {@code finalized} stay quick. */
+    public static final int SOLANA_TEST_FINALITY_LAG = 4;
 
     private SharedServers() {
     }
@@ -57,5 +67,23 @@ public final class SharedServers {
         if (node != null) {
             node.close();
         }
+    }
+
+    /** The JVM's local Solana chain (LiteSVM behind JSON-RPC), started once, with {@link #solanaPayer()} funded. */
+    public static synchronized SolanaNode solana() {
+        if (solana == null) {
+            Path dir = RepoPaths.testScratch("solana");
+            solana = SolanaNode.start(Ports.free(), dir.resolve("solana.json"), dir.resolve("solana.log"),
+                    SOLANA_PAYER.secret(), SOLANA_TEST_FINALITY_LAG, List.of(SOLANA_FEE_PAYER.address()), List.of());
+        }
+        return solana;
+    }
+
+    public static SolanaKeys.Keypair solanaPayer() {
+        return SOLANA_PAYER;
+    }
+
+    public static SolanaKeys.Keypair solanaFeePayer() {
+        return SOLANA_FEE_PAYER;
     }
 }

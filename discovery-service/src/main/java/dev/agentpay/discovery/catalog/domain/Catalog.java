@@ -28,8 +28,11 @@ public final class Catalog {
     private final Map<String, ObjectNode> sections = new LinkedHashMap<>();
     private final Map<String, Price> prices = new LinkedHashMap<>();
 
-    /** A price of one pay-per-call capability: decimal USDC and the same in atomic units. */
-    public record Price(String key, String amount, String currency, int decimals, String atomic, String endpoint) {
+    /**
+     * A price of one pay-per-call capability: decimal USDC and the same in atomic units; {@code variable}
+     * when the call's own object sets it (paying an invoice costs that invoice's amount).
+     */
+    public record Price(String key, String amount, String currency, int decimals, String atomic, String endpoint, boolean variable) {
     }
 
     private Catalog(ObjectNode root) {
@@ -39,7 +42,7 @@ public final class Catalog {
         root.get("prices").fields().forEachRemaining(e -> {
             JsonNode p = e.getValue();
             prices.put(e.getKey(), new Price(e.getKey(), p.get("amount").asText(), p.get("currency").asText(),
-                    p.get("decimals").asInt(), p.get("atomic").asText(), p.get("endpoint").asText()));
+                    p.get("decimals").asInt(), p.get("atomic").asText(), p.get("endpoint").asText(), p.path("variable").asBoolean(false)));
         });
         check();
     }
@@ -71,7 +74,8 @@ public final class Catalog {
             if (t.has("price") != "x402".equals(t.path("auth").asText())) {
                 throw new IllegalStateException("tool " + name + ": exactly the x402 tools carry a price");
             }
-            java.math.BigDecimal atomic = t.has("price") ? new java.math.BigDecimal(prices.get(t.get("price").asText()).atomic()) : null;
+            java.math.BigDecimal atomic = t.has("price") && !prices.get(t.get("price").asText()).variable()
+                    ? new java.math.BigDecimal(prices.get(t.get("price").asText()).atomic()) : null;
             if (atomic != null) {
                 Price p = prices.get(t.get("price").asText());
                 if (new java.math.BigDecimal(p.amount()).movePointRight(p.decimals()).compareTo(atomic) != 0) {

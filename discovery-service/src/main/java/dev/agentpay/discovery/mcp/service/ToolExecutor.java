@@ -10,6 +10,7 @@ import dev.agentpay.discovery.client.UpstreamResponse;
 import dev.agentpay.discovery.client.UpstreamUnavailableException;
 import dev.agentpay.discovery.documents.domain.DocumentPaths;
 import dev.agentpay.discovery.documents.service.DocumentStore;
+import dev.agentpay.discovery.verification.service.MandateVerifier;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -43,6 +44,9 @@ public class ToolExecutor {
     @Inject
     InvoiceServiceClient invoices;
 
+    @Inject
+    MandateVerifier verifier;
+
     public Uni<ObjectNode> call(ObjectNode tool, ObjectNode args) {
         String name = tool.get("name").asText();
         List<String> problems = ArgumentValidator.problems(tool.get("inputSchema"), args);
@@ -54,9 +58,11 @@ public class ToolExecutor {
             case "service_get_pricing" -> document(DocumentPaths.section(DocumentPaths.PRICING));
             case "service_get_trust_signals" -> document(DocumentPaths.section(DocumentPaths.TRUST_SIGNALS));
             case "service_query_mandate" -> queryMandate(args.get("mandate_id").asText());
+            case "service_verify_mandate" -> verifyMandate(args.get("mandate_id").asText());
             case "service_dispute_open" -> disputeOpen(args);
             case "service_create_invoice" -> x402(tool, "/api/x402/invoice", args);
             case "service_settle_invoice" -> x402(tool, "/api/x402/settle", args);
+            case "service_pay_invoice" -> payInvoice(tool, args);
             default -> Uni.createFrom().item(failure("Tool " + name + " has no implementation", error("not_implemented", name)));
         };
         return result.onFailure(UpstreamUnavailableException.class).recoverWithItem(e -> {
@@ -99,6 +105,19 @@ public class ToolExecutor {
         });
     }
 
+    private Uni<ObjectNode> verifyMandate(String id) {
+        return mandates.proof(id).flatMap(r -> {
+            if (r.ok()) {
+                // a proof that does not verify is a result (verified:false, failed[] names the checks), not a tool error
+                return verifier.verify(unwrap(r.body())).map(this::success);
+            }
+            if (r.status() == 404) {
+                return Uni.createFrom().item(failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found")));
+            }
+            return Uni.createFrom().item(refused(MandateServiceClient.SERVICE, r));
+        });
+    }
+
     private Uni<ObjectNode> disputeOpen(ObjectNode args) {
         String id = args.get("mandate_id").asText();
         return mandates.dispute(id, args.get("api_key").asText(), args.get("reason").asText(), "mcp:service_dispute_open")
@@ -123,6 +142,19 @@ public class ToolExecutor {
                 });
     }
 
+    /** {@code POST /v1/invoices/{id}/pay}: the id goes in the path (a UUID, so nothing else can). */
+    private Uni<ObjectNode> payInvoice(ObjectNode tool, ObjectNode args) {
+        java.util.UUID id;
+        try {
+            id = java.util.UUID.fromString(args.path("invoice_id").asText(""));
+        } catch (IllegalArgumentException e) {
+            return Uni.createFrom().item(failure("invoice_id must be an invoice id (UUID)", error("validation_error", "invoice_id: not a UUID")));
+        }
+        ObjectNode rest = args.deepCopy();
+        rest.remove("invoice_id");
+        return x402(tool, "/v1/invoices/" + id + "/pay", rest);
+    }
+
     private Uni<ObjectNode> x402(ObjectNode tool, String path, ObjectNode args) {
         ObjectNode body = args.deepCopy();
         JsonNode payment = body.remove("x_payment");
@@ -134,7 +166,8 @@ public class ToolExecutor {
             if (r.status() == 402) {
                 // x402's MCP convention: the PaymentRequired object itself is the structured error
                 ObjectNode required = r.body() != null && r.body().isObject() ? (ObjectNode) r.body() : error("payment_required", "payment required");
-                String price = catalog.priceOf(tool).map(p -> p.amount() + " " + p.currency()).orElse("a payment");
+                String price = catalog.priceOf(tool).map(p -> p.variable() ? "the invoice's amount in " + p.currency()
+                        : p.amount() + " " + p.currency()).orElse("a payment");
                 String why = required.path("error").isTextual() ? " (" + required.get("error").asText() + ")" : "";
                 String reason = (proof == null
                         ? "Payment required: this call costs " + price + ". Pay one of accepts[] and call again with the base64 proof in x_payment."

@@ -6,7 +6,9 @@ import dev.agentpay.invoice.x402.config.X402Config;
 public enum Capability {
 
     INVOICE("invoice", "/api/x402/invoice", "Create a USDC invoice (agentpay invoice-service)"),
-    SETTLE("settle", "/api/x402/settle", "Check an invoice's settlement status (agentpay invoice-service)");
+    SETTLE("settle", "/api/x402/settle", "Check an invoice's settlement status (agentpay invoice-service)"),
+    /** Paying an invoice itself: the price is what the invoice still asks for, paid to its own address. */
+    PAY("pay", "/v1/invoices/{id}/pay", "Pay this USDC invoice (agentpay invoice-service)");
 
     private final String value;
     private final String path;
@@ -31,11 +33,12 @@ public enum Capability {
         return description;
     }
 
-    /** Price in USDC atomic units, from the one price configuration. */
+    /** Price in USDC atomic units, from the one price configuration ({@link #PAY}: the invoice's own amount). */
     public long price(X402Config config) {
         return switch (this) {
             case INVOICE -> config.prices().invoice();
             case SETTLE -> config.prices().settle();
+            case PAY -> throw new IllegalStateException("an invoice payment is priced by its invoice");
         };
     }
 

@@ -37,19 +37,21 @@ public class PaymentRepository {
      */
     public Uni<Boolean> claim(SqlClient c, X402Payment p) {
         return c.preparedQuery("insert into x402_payment (" + COLUMNS + ") values ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
-                        + " $10, $11, 'SETTLING', $12, null, null, null, null, $13, $13)"
+                        + " $10, $11, 'SETTLING', $12, null, $14, null, null, $13, $13)"
                         + " on conflict (payment_key) do update set id = excluded.id, capability = excluded.capability,"
                         + " x402_version = excluded.x402_version, network = excluded.network, payer = excluded.payer,"
                         + " pay_to = excluded.pay_to, asset = excluded.asset, amount_atomic = excluded.amount_atomic,"
                         + " valid_before = excluded.valid_before, nonce = excluded.nonce, state = 'SETTLING',"
-                        + " request = excluded.request, tx_hash = null, invoice_id = null, failure_code = null,"
+                        + " request = excluded.request, tx_hash = null, invoice_id = excluded.invoice_id, failure_code = null,"
                         + " failure_message = null, updated_at = excluded.updated_at"
                         + " where x402_payment.state = 'FAILED' returning id")
                 .execute(Tuple.tuple(List.of(p.id(), p.key(), p.capability().value(), (short) p.version(), p.network()))
                         .addString(p.payer()).addString(p.payTo()).addString(p.asset())
                         .addBigDecimal(new BigDecimal(p.amount())).addOffsetDateTime(ts(p.validBefore()))
                         .addString(p.nonce()).addValue(new JsonObject(p.request().toString()))
-                        .addOffsetDateTime(ts(p.createdAt())))
+                        .addOffsetDateTime(ts(p.createdAt()))
+                        // an invoice payment names its invoice from the start (x402_payment_pay_once)
+                        .addUUID(p.capability() == dev.agentpay.invoice.x402.domain.Capability.PAY ? p.invoiceId() : null))
                 .map(rs -> rs.rowCount() == 1);
     }
 

@@ -5,7 +5,7 @@ import jakarta.ws.rs.container.ContainerResponseContext;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
 /**
- * CORS for the x402 endpoints only: any origin (no cookies are involved, the payment is the credential),
+ * CORS for the x402 endpoints only ({@code /api/x402/**} and {@code /v1/invoices/{id}/pay}): any origin (no cookies are involved, the payment is the credential),
  * the x402 request headers allowed and the x402 response headers exposed so browser clients can read
  * the challenge and the settlement receipt.
  */
@@ -16,7 +16,8 @@ public class X402Cors {
 
     @ServerResponseFilter
     public void cors(ContainerRequestContext req, ContainerResponseContext res) {
-        if (!req.getUriInfo().getPath().startsWith("/api/x402")) {
+        String path = req.getUriInfo().getPath();
+        if (!path.startsWith("/api/x402") && !(path.startsWith("/v1/invoices/") && path.endsWith("/pay"))) {
             return;
         }
         var h = res.getHeaders();

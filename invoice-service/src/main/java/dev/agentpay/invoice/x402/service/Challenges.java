@@ -20,8 +20,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The payment requirements of each paid call (one per rail: {@code exact} USDC on the EVM chain, and
- * Solana when it has a seller wallet and a fee payer), and the 402 answer in both protocol versions:
+ * The payment requirements of each paid call (one per rail: {@code exact} USDC on Solana first, when it
+ * has a seller wallet and a fee payer, then on the EVM chain), and the 402 answer in both protocol versions:
  * the v1 body and the v2 {@code PAYMENT-REQUIRED} header.
  */
 @ApplicationScoped
@@ -48,7 +48,7 @@ public class Challenges {
      */
     public Prepared prepare(Capability capability, String resourceUrl, List<PaymentRequirement> reqs, String code,
             String message) {
-        if (!"payment_required".equals(code)) {
+        if (!"payment_required".equals(code) || capability == Capability.PAY) {
             return new Prepared(body(reqs, code, message).toString(), v2Header(capability, resourceUrl, reqs, message));
         }
         String key = capability.value() + ' ' + resourceUrl;
@@ -65,7 +65,7 @@ public class Challenges {
     @Inject
     ChainTable chains;
 
-    /** The requirements of a call at its public URL, EVM first (the rail the local facilitator settles). */
+    /** The requirements of a call at its public URL, Solana first (when it has a seller wallet and a fee payer), then EVM. */
     public List<PaymentRequirement> requirements(Capability capability, String resourceUrl) {
         String key = capability.value() + ' ' + resourceUrl;
         List<PaymentRequirement> cached = requirementCache.get(key);
@@ -79,10 +79,35 @@ public class Challenges {
         return built;
     }
 
+    /**
+     * The one requirement of paying an invoice: {@code exact} USDC of what it still asks for, on its own
+     * chain, to its own deposit address; empty when its chain is not the x402 EVM rail.
+     */
+    public List<PaymentRequirement> forInvoice(dev.agentpay.invoice.domain.Invoice inv, java.math.BigInteger amount, String resourceUrl) {
+        if (!inv.chain().equals(config.evm().chain()) || inv.addressKind() != dev.agentpay.invoice.domain.Invoice.AddressKind.DEPOSIT) {
+            return List.of();
+        }
+        ObjectNode extra = JSON.createObjectNode();
+        extra.put("name", config.evm().tokenName());
+        extra.put("version", config.evm().tokenVersion());
+        return List.of(new PaymentRequirement("exact", config.evm().network(), amount.toString(), resourceUrl,
+                Capability.PAY.description() + ": invoice " + inv.id(), MIME, outputSchema(Capability.PAY), inv.paymentAddress(),
+                config.maxTimeoutSeconds(), inv.usdcAddress(), extra, "eip155:" + config.evm().chainId(), DecodedPayment.Rail.EVM));
+    }
+
     private List<PaymentRequirement> build(Capability capability, String resourceUrl) {
         List<PaymentRequirement> out = new ArrayList<>(2);
         String price = Long.toString(capability.price(config));
         JsonNode output = outputSchema(capability);
+        // The Solana rail first (the spec's rail for x402), then EVM.
+        ChainTable.Entry sol = chains.get(Chain.SOLANA);
+        if (config.solana().enabled() && sol.acceptsInvoices() && config.solana().feePayer().isPresent()) {
+            ObjectNode extra = JSON.createObjectNode();
+            extra.put("feePayer", config.solana().feePayer().get());
+            out.add(new PaymentRequirement("exact", config.solana().network(), price, resourceUrl,
+                    capability.description(), MIME, output, sol.paymentAddress().orElseThrow(), config.maxTimeoutSeconds(),
+                    sol.usdcAddress(), extra, config.solana().caip2(), DecodedPayment.Rail.SOLANA));
+        }
         ChainTable.Entry evm = Chain.of(config.evm().chain()).map(chains::get).orElse(null);
         if (evm != null && evm.acceptsInvoices()) {
             ObjectNode extra = JSON.createObjectNode();
@@ -91,14 +116,6 @@ public class Challenges {
             out.add(new PaymentRequirement("exact", config.evm().network(), price, resourceUrl, capability.description(),
                     MIME, output, evm.paymentAddress().orElseThrow(), config.maxTimeoutSeconds(), evm.usdcAddress(),
                     extra, "eip155:" + config.evm().chainId(), DecodedPayment.Rail.EVM));
-        }
-        ChainTable.Entry sol = chains.get(Chain.SOLANA);
-        if (config.solana().enabled() && sol.acceptsInvoices() && config.solana().feePayer().isPresent()) {
-            ObjectNode extra = JSON.createObjectNode();
-            extra.put("feePayer", config.solana().feePayer().get());
-            out.add(new PaymentRequirement("exact", config.solana().network(), price, resourceUrl,
-                    capability.description(), MIME, output, sol.paymentAddress().orElseThrow(), config.maxTimeoutSeconds(),
-                    sol.usdcAddress(), extra, config.solana().caip2(), DecodedPayment.Rail.SOLANA));
         }
         return out;
     }
@@ -180,7 +197,10 @@ public class Challenges {
         ObjectNode rp = result.putObject("properties");
         rp.putObject("id").put("type", "string").put("format", "uuid");
         rp.putObject("status").put("type", "string").putArray("enum").add("PENDING").add("SETTLED");
-        if (c == Capability.INVOICE) {
+        if (c == Capability.PAY) {
+            rp.putObject("amount").put("type", "number");
+            rp.putObject("paymentDetails").put("type", "object");
+        } else if (c == Capability.INVOICE) {
             field(fields, "issuer", "string", "seller name or agent id", false);
             field(fields, "recipient", "string", "buyer", false);
             field(fields, "email", "string", "buyer email address", false);

@@ -3,6 +3,7 @@ package dev.agentpay.invoice.x402.service;
 import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.chains.ChainTable;
 import dev.agentpay.invoice.x402.client.ChainRpcClient;
+import dev.agentpay.invoice.x402.client.SolanaRpcClient;
 import dev.agentpay.invoice.x402.config.X402Config;
 import dev.agentpay.invoice.x402.domain.PaymentState;
 import dev.agentpay.invoice.x402.domain.X402Payment;
@@ -27,6 +28,10 @@ import org.jboss.logging.Logger;
  * <li>SETTLING whose settle outcome was lost: once the authorization can no longer execute
  * ({@code validBefore} plus the settle time limit has passed), asks the chain whether the EIP-3009
  * authorization was used: used, it becomes SETTLED and is completed; unused, FAILED (nothing moved).</li>
+ * <li>SETTLING on the Solana rail whose outcome was lost: once its blockhash can no longer be valid
+ * (claimed more than the settle time limit plus {@link #SOLANA_TX_LIFETIME} ago), looks for the finalized
+ * transaction carrying the payer's signature among the seller's USDC token account's transactions: landed
+ * and succeeded, SETTLED (its signature is the txHash) and completed; failed or never landed, FAILED.</li>
  * </ul>
  */
 @ApplicationScoped
@@ -34,6 +39,8 @@ public class X402Reconciler {
 
     private static final Logger LOG = Logger.getLogger(X402Reconciler.class);
     private static final int BATCH = 100;
+    /** Longer than a Solana blockhash lives (150 blocks, about 60-90 s): after it, the transaction can never land. */
+    static final Duration SOLANA_TX_LIFETIME = Duration.ofMinutes(2);
 
     @Inject
     X402Config config;
@@ -46,6 +53,9 @@ public class X402Reconciler {
 
     @Inject
     ChainRpcClient rpc;
+
+    @Inject
+    SolanaRpcClient solanaRpc;
 
     @Inject
     ChainTable chains;
@@ -92,10 +102,37 @@ public class X402Reconciler {
         Duration margin = config.facilitator().settleTimeout().plusSeconds(30);
         return payments.stale(pool, PaymentState.SETTLING, now.minus(margin), BATCH)
                 .flatMap(list -> Multi.createFrom().iterable(list)
-                        .filter(p -> p.validBefore() != null && p.validBefore().plus(margin).isBefore(now))
-                        .onItem().transformToUniAndConcatenate(this::resolve)
+                        .filter(p -> p.validBefore() != null ? p.validBefore().plus(margin).isBefore(now)
+                                : isSolana(p) && p.createdAt().plus(margin).plus(SOLANA_TX_LIFETIME).isBefore(now))
+                        .onItem().transformToUniAndConcatenate(p -> isSolana(p) ? resolveSolana(p) : resolve(p))
                         .collect().asList()
                         .map(l -> l.stream().mapToInt(Integer::intValue).sum()));
+    }
+
+    private static boolean isSolana(X402Payment p) {
+        return p.key().startsWith("svm:");
+    }
+
+    private Uni<Integer> resolveSolana(X402Payment p) {
+        ChainTable.Entry sol = chains.get(Chain.SOLANA);
+        if (sol.rpcUrl().isEmpty()) {
+            LOG.warnf("x402 payment %s: Solana settle outcome unknown and no Solana RPC to ask; left for the operator", p.id());
+            return Uni.createFrom().item(0);
+        }
+        String payerSignature = p.key().substring("svm:".length());
+        return solanaRpc.find(sol.rpcUrl().get(), p.payTo(), p.asset(), payerSignature, p.createdAt().minus(SOLANA_TX_LIFETIME))
+                .flatMap(found -> found.isPresent() && found.get().succeeded()
+                        ? pool.withTransaction(c -> payments.markSettled(c, p.id(), found.get().signature(), null, Instant.now()))
+                                .flatMap(ok -> service.complete(p.id()))
+                                .invoke(id -> LOG.infof("x402 payment %s: found settled on Solana (%s); invoice %s", p.id(),
+                                        found.get().signature(), id))
+                                .replaceWith(1)
+                        : pool.withTransaction(c -> payments.markFailed(c, p.id(), "expired_unsettled", found.isPresent()
+                                ? "the transaction failed on chain; nothing moved"
+                                : "the transaction's blockhash expired without it landing", Instant.now()))
+                                .replaceWith(1))
+                .onFailure().invoke(t -> LOG.warnf("x402 payment %s: Solana check failed: %s", p.id(), t.getMessage()))
+                .onFailure().recoverWithItem(0);
     }
 
     private Uni<Integer> resolve(X402Payment p) {

@@ -72,6 +72,9 @@ public class X402Service {
     InvoiceRepository invoices;
 
     @Inject
+    dev.agentpay.invoice.service.SettlementService settlement;
+
+    @Inject
     ChainTable chains;
 
     @Inject
@@ -120,9 +123,50 @@ public class X402Service {
         });
     }
 
+    /**
+     * {@code POST /v1/invoices/{id}/pay}: no API key, the invoice id is the capability. An unknown,
+     * settled or expired invoice, or one on a chain without an x402 rail, is refused before any payment
+     * is asked for (nothing is charged); otherwise the 402 asks for exactly what the invoice still asks
+     * for, paid to its own deposit address, and a paid call finds it SETTLED (settlementSource x402).
+     */
+    public Uni<X402Result> payInvoice(String id, String xPayment, String paymentSignature, String resourceUrl) {
+        UUID invoiceId;
+        try {
+            invoiceId = UUID.fromString(id == null ? "" : id.trim());
+        } catch (IllegalArgumentException e) {
+            return Uni.createFrom().failure(ApiException.notFound("invoice_not_found", "no invoice with this id"));
+        }
+        return invoices.find(pool, invoiceId).flatMap(inv -> {
+            if (inv == null) {
+                return Uni.createFrom().failure(ApiException.notFound("invoice_not_found", "no invoice with this id"));
+            }
+            if (inv.status() == dev.agentpay.invoice.domain.InvoiceStatus.SETTLED) {
+                return Uni.createFrom().failure(new ApiException(409, "invoice_already_settled",
+                        "invoice " + inv.id() + " is already SETTLED; nothing to pay"));
+            }
+            if (inv.status() == dev.agentpay.invoice.domain.InvoiceStatus.EXPIRED) {
+                return Uni.createFrom().failure(new ApiException(410, "invoice_expired",
+                        "invoice " + inv.id() + " has EXPIRED and can no longer be paid"));
+            }
+            java.math.BigInteger due = inv.payableAtomic().subtract(inv.paidAtomic());
+            List<PaymentRequirement> reqs = challenges.forInvoice(inv, due, resourceUrl);
+            if (reqs.isEmpty()) {
+                return Uni.createFrom().failure(new ApiException(400, "x402_unsupported_chain", "invoice " + inv.id() + " is on "
+                        + inv.chain() + "; x402 pays invoices on " + config.evm().chain() + " only: pay "
+                        + inv.payableAtomic().subtract(inv.paidAtomic()) + " atomic USDC to " + inv.paymentAddress() + " with a plain transfer"));
+            }
+            ObjectNode request = JSON.createObjectNode().put("invoice_id", inv.id().toString());
+            return pay(Capability.PAY, request, xPayment, paymentSignature, resourceUrl, reqs, inv.id());
+        });
+    }
+
     private Uni<X402Result> pay(Capability cap, ObjectNode request, String xPayment, String paymentSignature,
             String resourceUrl) {
-        List<PaymentRequirement> reqs = challenges.requirements(cap, resourceUrl);
+        return pay(cap, request, xPayment, paymentSignature, resourceUrl, challenges.requirements(cap, resourceUrl), null);
+    }
+
+    private Uni<X402Result> pay(Capability cap, ObjectNode request, String xPayment, String paymentSignature,
+            String resourceUrl, List<PaymentRequirement> reqs, UUID target) {
         if (reqs.isEmpty()) {
             return Uni.createFrom().failure(new ApiException(503, "x402_unavailable",
                     "no payment rail is configured on this deployment"));
@@ -147,13 +191,15 @@ public class X402Service {
         Instant now = Instant.now();
         X402Payment row = new X402Payment(UUID.randomUUID(), payment.key(), cap, payment.version(), payment.network(),
                 payment.payer(), payment.requirement().payTo(), payment.requirement().asset(), payment.amount(),
-                payment.validBefore(), payment.nonce(), PaymentState.SETTLING, request, null, null, null, null, now, now);
+                payment.validBefore(), payment.nonce(), PaymentState.SETTLING, request, null, target, null, null, now, now);
         // The claim (durable replay guard) and /verify (no effect) run side by side; /settle, the only
         // step that moves money, starts only when both said yes.
         long t0 = System.nanoTime();
         ObjectNode requirement = Challenges.v1(payment.requirement());
         Uni<Boolean> claim = pool.withTransaction(c -> payments.claim(c, row))
-                .invoke(x -> phase("claim", t0));
+                .invoke(x -> phase("claim", t0))
+                .onFailure(X402Service::payOnceViolation).transform(t -> new PaymentRefused("invoice_payment_in_progress",
+                        "invoice " + target + " already has an x402 payment in flight or done; you were not charged"));
         Uni<Object> verify = facilitator.verify(1, payment.v1Payload(), requirement)
                 .invoke(x -> phase("verify", t0))
                 .map(v -> (Object) v)
@@ -167,6 +213,16 @@ public class X402Service {
                 .recoverWithItem(t -> refused(cap, resourceUrl, reqs, (PaymentRefused) t))
                 .invoke(r -> meters.counter("x402.calls", "capability", cap.value(), "status",
                         Integer.toString(r.status())).increment());
+    }
+
+    /** Another payment of the same invoice holds {@code x402_payment_pay_once}. */
+    static boolean payOnceViolation(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c.getMessage() != null && c.getMessage().contains("x402_payment_pay_once")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Uni<X402Result> replay(String key) {
@@ -305,6 +361,14 @@ public class X402Service {
                     .flatMap(view -> payments.markCompleted(tx, p.id(), view.id(), now).replaceWith(new Completion(view.id(), view)));
         }
         UUID invoiceId = UUID.fromString(p.request().get("invoice_id").asText());
+        if (p.capability() == Capability.PAY) {
+            // the money went to the invoice's own address: count it (once) with the payment's completion; an
+            // outcome recovered without its transaction hash is left to the watcher, which sees the transfer
+            Uni<Void> count = p.txHash() == null ? Uni.createFrom().voidItem()
+                    : settlement.paidThroughX402(tx, invoiceId, p.txHash(), p.payer(), p.amount(), now);
+            return count
+                    .call(() -> payments.markCompleted(tx, p.id(), invoiceId, now)).replaceWith(new Completion(invoiceId, null));
+        }
         return payments.markCompleted(tx, p.id(), invoiceId, now).replaceWith(new Completion(invoiceId, null));
     }
 
@@ -355,7 +419,7 @@ public class X402Service {
     static JsonNode settleResult(Invoice inv) {
         InvoiceView v = InvoiceView.of(inv);
         InvoiceView redacted = new InvoiceView(v.id(), v.invoiceNumber(), v.status(), v.amount(), v.currency(), null,
-                null, null, v.paymentDetails(), v.createdAt(), v.settledAt());
+                null, null, v.paymentDetails(), v.createdAt(), v.settledAt(), v.expiredAt());
         return dev.agentpay.commons.events.EventCodec.mapper().valueToTree(redacted);
     }
 

@@ -1,0 +1,200 @@
+package dev.agentpay.e2e;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.localstack.RepoPaths;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Spec v0.2 on the real stack: a mandate between two viem wallets (keys made and used by a Node script,
+ * never by the service) signed, started and completed through the gateway; its public proof checked by
+ * the independent verifier {@code tools/verify-mandate} against the local anchor chain; and every kind of
+ * tampering with the proof caught and named.
+ */
+@Order(4)
+class VerifiableMandateIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path WALLET = RepoPaths.root().resolve("deploy/e2e/src/test/js/wallet.mjs");
+    private static final Path VERIFIER = RepoPaths.root().resolve("tools/verify-mandate/verify.mjs");
+
+    record Run(int exit, String out) {
+    }
+
+    @Test
+    void twoWalletsMandateIsVerifiedByTheIndependentCliAndEveryTamperingIsNamed() throws Exception {
+        Map<String, String> env = SharedStack.env();
+        String base = env.get("BASE_URL");
+        String key = env.get("API_KEY");
+        String chainId = env.get("ANCHOR_CHAIN_ID");
+        JsonNode alice = JSON.readTree(node(List.of(WALLET.toString(), "new"), null).out());
+        JsonNode bob = JSON.readTree(node(List.of(WALLET.toString(), "new"), null).out());
+
+        Map<String, Object> body = Map.of("proposer", "eip155:" + chainId + ":" + alice.get("address").asText(),
+                "counterparty", "eip155:" + chainId + ":" + bob.get("address").asText(),
+                "scope", "Deliver the weekly market summary",
+                "terms", Map.of("amount", 40, "currency", "USDC", "deliverable", "summary.pdf"),
+                "expiry", Instant.now().plus(3, ChronoUnit.DAYS).toString());
+        String id = given().baseUri(base).header("x-api-key", key).contentType("application/json").body(body)
+                .post("/v1/mandates").then().statusCode(201).extract().path("data.mandate_id");
+
+        // each wallet signs the typed data the proof publishes, as a wallet would show it to its owner
+        String typedData = JSON.writeValueAsString(proof(base, id).get("typed_data"));
+        String aliceSig = node(List.of(WALLET.toString(), "sign", alice.get("privateKey").asText()), typedData).out().trim();
+        String bobSig = node(List.of(WALLET.toString(), "sign", bob.get("privateKey").asText()), typedData).out().trim();
+        sign(base, key, id, "proposer", aliceSig, 200);
+        sign(base, key, id, "counterparty", aliceSig, 403); // the proposer's signature is no countersignature
+        sign(base, key, id, "counterparty", bobSig, 200);
+        given().baseUri(base).header("x-api-key", key).post("/v1/mandates/" + id + "/complete").then().statusCode(200);
+
+        // signed_by_proposer, signed_by_both, in_progress, completed: four anchors once the receipts land
+        JsonNode proof = Awaiting.until(Duration.ofSeconds(90), () -> {
+            JsonNode p = proof(base, id);
+            return p.get("anchors").size() == 4 ? p : null;
+        });
+        assertThat(proof.get("signatures").get(0).get("recovered_address").asText())
+                .isEqualToIgnoringCase(alice.get("address").asText());
+
+        Path dir = Files.createDirectories(RepoPaths.root().resolve("deploy/e2e/target/proofs"));
+        Run ok = verify(dir, proof, p -> { }, env);
+        assertThat(ok.exit()).as(ok.out()).isZero();
+        assertThat(ok.out()).contains("VERIFIED").contains("PASS  signature:proposer").contains("PASS  anchor:completed");
+
+        // the MCP tool runs the same checks server-side
+        JsonNode mcp = verifyWithMcp(base, id);
+        assertThat(mcp.path("verified").asBoolean()).as(mcp.toString()).isTrue();
+        assertThat(names(mcp, true)).contains("mandate_hash", "terms_hash", "signature:proposer", "signature:counterparty",
+                "anchor:signed_by_proposer", "anchor:signed_by_both", "anchor:in_progress", "anchor:completed", "domain");
+
+        // any change to the proof fails, and the report names what
+        assertTampered(dir, proof, env, p -> ((ObjectNode) p.at("/typed_data/message")).put("scope", "Deliver nothing"),
+                "mandate_hash");
+        assertTampered(dir, proof, env, p -> ((ObjectNode) p.get("signatures").get(1)).put("signature", aliceSig),
+                "signature:counterparty");
+        assertTampered(dir, proof, env, p -> ((ObjectNode) p.get("anchors").get(0)).put("tx_hash",
+                "0x" + "12".repeat(32)), "anchor:signed_by_proposer");
+        assertTampered(dir, proof, env, p -> {
+            ObjectNode a = (ObjectNode) p.get("anchors").get(3);
+            a.put("log_index", a.get("log_index").asInt() + 1);
+        }, "anchor:completed");
+        assertTampered(dir, proof, env, p -> ((ObjectNode) p.at("/typed_data/domain")).put("chainId", 8453),
+                "mandate_hash");
+        assertTampered(dir, proof, env, p -> ((ObjectNode) p.get("anchors").get(1)).put("chain_id", 8453),
+                "anchor:signed_by_both");
+        assertTampered(dir, proof, env, p -> ((ObjectNode) p).put("terms", p.get("terms").asText().replace("40", "4000")),
+                "terms_hash");
+        assertTampered(dir, proof, env, p -> {
+            ArrayNode anchors = (ArrayNode) p.get("anchors");
+            ((ObjectNode) anchors.get(2)).put("to_state", "disputed");
+        }, "anchor:disputed");
+    }
+
+    @Test
+    void anHmacMandateVerifiesItsHashAndAnchorsAndSaysItsSignaturesAreNotPublic() throws Exception {
+        Map<String, String> env = SharedStack.env();
+        MandateFlows flows = new MandateFlows(env.get("BASE_URL"), env.get("API_KEY"), env.get("SIGNING_SECRET"));
+        String id = flows.create();
+        String sig = flows.signature(flows.get(id));
+        flows.sign(id, "proposer", sig);
+        flows.sign(id, "counterparty", sig);
+        JsonNode proof = Awaiting.until(Duration.ofSeconds(90), () -> {
+            JsonNode p = proof(env.get("BASE_URL"), id);
+            return p.get("anchors").size() == 2 ? p : null;
+        });
+        Path dir = Files.createDirectories(RepoPaths.root().resolve("deploy/e2e/target/proofs"));
+        Run ok = verify(dir, proof, p -> { }, env);
+        assertThat(ok.exit()).as(ok.out()).isZero();
+        assertThat(ok.out()).contains("NOTE  signature:proposer: hmac").contains("PASS  anchor:signed_by_both");
+        JsonNode mcp = verifyWithMcp(env.get("BASE_URL"), id);
+        assertThat(mcp.path("verified").asBoolean()).as(mcp.toString()).isTrue();
+        assertThat(names(mcp, true)).contains("mandate_hash", "anchor:signed_by_proposer", "anchor:signed_by_both");
+        assertTampered(dir, proof, env, p -> ((ObjectNode) p).put("canonical", p.get("canonical").asText()
+                .replace("end-to-end", "END-TO-END")), "mandate_hash");
+    }
+
+    private static JsonNode verifyWithMcp(String base, String id) throws IOException {
+        String req = JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 1, "method", "tools/call",
+                "params", Map.of("name", "service_verify_mandate", "arguments", Map.of("mandate_id", id))));
+        String body = given().baseUri(base).contentType("application/json").accept("application/json, text/event-stream")
+                .body(req).post("/disco/mcp").then().statusCode(200).extract().asString();
+        JsonNode result = JSON.readTree(body).path("result");
+        assertThat(result.path("isError").asBoolean(true)).as(body).isFalse();
+        return result.path("structuredContent");
+    }
+
+    private static List<String> names(JsonNode report, boolean passed) {
+        List<String> out = new ArrayList<>();
+        report.path("checks").forEach(c -> {
+            if (c.path("ok").isBoolean() && c.path("ok").asBoolean() == passed) {
+                out.add(c.path("name").asText());
+            }
+        });
+        return out;
+    }
+
+    private static void assertTampered(Path dir, JsonNode proof, Map<String, String> env, Consumer<JsonNode> change,
+            String named) throws Exception {
+        Run r = verify(dir, proof, change, env);
+        assertThat(r.exit()).as("tampered (" + named + "): " + r.out()).isEqualTo(1);
+        assertThat(r.out()).as(r.out()).contains("FAIL  " + named).contains("NOT VERIFIED");
+    }
+
+    private static Run verify(Path dir, JsonNode proof, Consumer<JsonNode> change, Map<String, String> env) throws Exception {
+        JsonNode copy = proof.deepCopy();
+        change.accept(copy);
+        Path file = Files.createTempFile(dir, "proof-", ".json");
+        Files.writeString(file, JSON.writeValueAsString(copy));
+        return node(List.of(VERIFIER.toString(), "--proof", file.toString(), "--rpc-url", env.get("ANCHOR_RPC_URL")), null);
+    }
+
+    private static JsonNode proof(String base, String id) throws IOException {
+        String body = given().baseUri(base).get("/v1/public/mandates/" + id + "/proof").then().statusCode(200)
+                .extract().asString();
+        return JSON.readTree(body).get("data");
+    }
+
+    private static void sign(String base, String key, String id, String signer, String signature, int status) {
+        given().baseUri(base).header("x-api-key", key).contentType("application/json")
+                .body(Map.of("signer", signer, "scheme", "eip712", "signature", signature))
+                .post("/v1/mandates/" + id + "/sign").then().statusCode(status);
+    }
+
+    private static Run node(List<String> args, String stdin) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add("node");
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        if (stdin != null) {
+            p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+        }
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("node " + args + " did not finish");
+        }
+        String text = new String(out, StandardCharsets.UTF_8);
+        if (p.exitValue() == 2) {
+            throw new AssertionError("node " + args + " failed: " + text);
+        }
+        return new Run(p.exitValue(), text);
+    }
+}

@@ -1,0 +1,67 @@
+package dev.agentpay.discovery.verification.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.discovery.client.HttpJson;
+import dev.agentpay.discovery.client.UpstreamUnavailableException;
+import dev.agentpay.discovery.config.DiscoveryConfig;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpMethod;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The anchor network's JSON-RPC as {@code service_verify_mandate} reads it: the chain id and transaction
+ * receipts, nothing that writes. Reads are retried once; a node that does not answer is
+ * {@link UpstreamUnavailableException}.
+ */
+@ApplicationScoped
+public class AnchorChainClient {
+
+    public static final String SERVICE = "anchor RPC";
+
+    @Inject
+    HttpJson http;
+
+    @Inject
+    DiscoveryConfig config;
+
+    @Inject
+    ObjectMapper mapper;
+
+    public boolean configured() {
+        return config.anchorRpcUrl().filter(u -> !u.isBlank()).isPresent();
+    }
+
+    /** {@code eth_chainId} as a number. */
+    public Uni<Long> chainId() {
+        return call("eth_chainId", mapper.createArrayNode()).map(r -> Long.decode(r.asText()));
+    }
+
+    /** {@code eth_getTransactionReceipt}, or empty for a transaction the node does not know. */
+    public Uni<Optional<JsonNode>> receipt(String txHash) {
+        return call("eth_getTransactionReceipt", mapper.createArrayNode().add(txHash))
+                .map(r -> r == null || r.isNull() ? Optional.<JsonNode>empty() : Optional.of(r));
+    }
+
+    private Uni<JsonNode> call(String method, JsonNode params) {
+        ObjectNode body = mapper.createObjectNode().put("jsonrpc", "2.0").put("id", 1).put("method", method);
+        body.set("params", params);
+        String url = config.anchorRpcUrl().orElseThrow();
+        return http.send(http.request(HttpMethod.POST, url).timeout(config.upstreamTimeout().toMillis()), body)
+                .map(r -> {
+                    if (!r.ok() || r.body() == null) {
+                        throw new IllegalStateException(method + " answered HTTP " + r.status());
+                    }
+                    if (r.body().hasNonNull("error")) {
+                        throw new IllegalStateException(method + ": " + r.body().get("error").path("message").asText());
+                    }
+                    return r.body().get("result");
+                })
+                .onFailure().retry().withBackOff(Duration.ofMillis(200)).atMost(1)
+                .onFailure().transform(e -> new UpstreamUnavailableException(SERVICE, e));
+    }
+}

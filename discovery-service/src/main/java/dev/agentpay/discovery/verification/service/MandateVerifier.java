@@ -1,0 +1,264 @@
+package dev.agentpay.discovery.verification.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.discovery.verification.client.AnchorChainClient;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.web3j.crypto.Hash;
+import org.web3j.crypto.Keys;
+import org.web3j.crypto.Sign;
+import org.web3j.crypto.StructuredDataEncoder;
+
+/**
+ * The checks of {@code service_verify_mandate}, the same as {@code tools/verify-mandate} runs, done here on
+ * the proof document mandate-service publishes: the mandate hash recomputed from the signed content (web3j's
+ * generic EIP-712 encoder over the proof's own typed data, or SHA-256 of the canonical bytes), each wallet
+ * signature recovered and compared with its party, each anchor looked up on the anchor network. Steps and
+ * check names: {@code /disco/reference/mandate-proof.md}.
+ */
+@ApplicationScoped
+public class MandateVerifier {
+
+    static final String ANCHORED_TOPIC = "0x" + HexFormat.of().formatHex(
+            Hash.sha3("MandateAnchored(bytes32,string,uint256,address)".getBytes(StandardCharsets.US_ASCII)));
+    private static final Pattern CAIP10 = Pattern.compile("eip155:([1-9][0-9]{0,17}):(0x[0-9a-fA-F]{40})");
+
+    @Inject
+    ObjectMapper mapper;
+
+    @Inject
+    AnchorChainClient chain;
+
+    /** One check: {@code ok} true (passed), false (failed) or null (not applicable / not checkable here). */
+    record Check(String name, Boolean ok, String detail) {
+    }
+
+    public Uni<ObjectNode> verify(JsonNode proof) {
+        List<Check> checks = new ArrayList<>();
+        checks.add(new Check("format", "agentpay-mandate-proof/1".equals(proof.path("format").asText(null)),
+                "format " + proof.path("format")));
+        String hash = proof.path("mandate_hash").asText("");
+        String terms = proof.path("terms").asText("");
+        Map<String, String> parties = new TreeMap<>();
+        proof.path("signatures").forEach(s -> parties.put(s.path("role").asText(), s.path("party").asText(null)));
+        byte[] digest = null;
+        String scheme = proof.path("hash_scheme").asText("");
+        if (scheme.equals("eip712")) {
+            JsonNode td = proof.path("typed_data");
+            JsonNode msg = td.path("message");
+            try {
+                digest = new StructuredDataEncoder(mapper.writeValueAsString(td)).hashStructuredData();
+                String d = hex(digest);
+                checks.add(new Check("mandate_hash", d.equals(hash), "EIP-712 digest " + d + ", proof says " + hash));
+            } catch (Exception | Error e) {
+                checks.add(new Check("mandate_hash", false, "typed data does not hash: " + e.getMessage()));
+            }
+            String th = hex(Hash.sha3(terms.getBytes(StandardCharsets.UTF_8)));
+            checks.add(new Check("terms_hash", th.equals(msg.path("termsHash").asText()),
+                    "keccak256(terms) " + th + ", typed data says " + msg.path("termsHash").asText()));
+            checks.add(new Check("parties", msg.path("proposer").asText("").equals(parties.get("proposer"))
+                    && msg.path("counterparty").asText("").equals(parties.get("counterparty")),
+                    "typed data names " + msg.path("proposer").asText() + " / " + msg.path("counterparty").asText()));
+            checks.add(new Check("mandate_id", msg.path("id").asText("").equals(proof.path("mandate_id").asText()),
+                    "typed data id " + msg.path("id").asText()));
+        } else if (scheme.equals("sha256-canonical")) {
+            String canonicalText = proof.path("canonical").asText("");
+            String d = sha256(canonicalText);
+            checks.add(new Check("mandate_hash", d.equals(hash), "SHA-256 of the canonical bytes " + d + ", proof says " + hash));
+            JsonNode c;
+            try {
+                c = mapper.readTree(canonicalText);
+            } catch (Exception e) {
+                c = mapper.createObjectNode();
+            }
+            checks.add(new Check("terms", c.path("terms").equals(readOrNull(terms)), "the canonical bytes carry the proof's terms"));
+            checks.add(new Check("parties", c.path("proposer_agent_id").asText("").equals(parties.get("proposer"))
+                    && c.path("counterparty_agent_id").asText("").equals(parties.get("counterparty")),
+                    "canonical bytes name " + c.path("proposer_agent_id").asText() + " / " + c.path("counterparty_agent_id").asText()));
+            checks.add(new Check("mandate_id", c.path("id").asText("").equals(proof.path("mandate_id").asText()),
+                    "canonical id " + c.path("id").asText()));
+        } else {
+            checks.add(new Check("hash_scheme", false, "unknown hash scheme " + proof.path("hash_scheme")));
+        }
+        for (JsonNode s : proof.path("signatures")) {
+            checks.add(signature(s, digest));
+        }
+        List<JsonNode> anchors = new ArrayList<>();
+        proof.path("anchors").forEach(anchors::add);
+        checks.add(new Check("anchors", anchors.isEmpty() ? null : true, anchors.size() + " anchored transition(s)"));
+        if (anchors.isEmpty()) {
+            return Uni.createFrom().item(report(proof, checks));
+        }
+        if (!chain.configured()) {
+            anchors.forEach(a -> checks.add(new Check("anchor:" + a.path("to_state").asText(), null,
+                    "not checked: this deployment has no anchor RPC configured")));
+            return Uni.createFrom().item(report(proof, checks));
+        }
+        return chain.chainId().flatMap(chainId -> Multi.createFrom().iterable(anchors)
+                .onItem().transformToUniAndConcatenate(a -> anchor(a, chainId, hash))
+                .collect().asList())
+                .map(found -> {
+                    checks.addAll(found);
+                    if (scheme.equals("eip712")) {
+                        JsonNode dom = proof.path("typed_data").path("domain");
+                        String vc = dom.path("verifyingContract").asText("").toLowerCase(Locale.ROOT);
+                        boolean same = anchors.stream().allMatch(a -> a.path("contract").asText("").toLowerCase(Locale.ROOT).equals(vc)
+                                && a.path("chain_id").asLong() == dom.path("chainId").asLong());
+                        checks.add(new Check("domain", same, "the signed domain names chain " + dom.path("chainId").asText()
+                                + " contract " + vc));
+                    }
+                    return report(proof, checks);
+                });
+    }
+
+    private Check signature(JsonNode s, byte[] digest) {
+        String role = s.path("role").asText();
+        String name = "signature:" + role;
+        String sig = s.path("signature").asText(null);
+        String scheme = s.path("scheme").asText("");
+        if (sig == null) {
+            return new Check(name, null, role + " has not signed");
+        }
+        if (scheme.equals("hmac") || scheme.equals("hmac-role")) {
+            return new Check(name, null, scheme + ": a shared-secret HMAC; only the partner and the service can check it");
+        }
+        if (!scheme.equals("eip712")) {
+            return new Check(name, false, "unknown scheme " + scheme);
+        }
+        Matcher m = CAIP10.matcher(s.path("party").asText(""));
+        if (!m.matches()) {
+            return new Check(name, false, "party " + s.path("party").asText() + " is not a CAIP-10 eip155 account");
+        }
+        if (digest == null || !sig.matches("0x[0-9a-fA-F]{130}")) {
+            return new Check(name, false, "cannot recover: no digest or a malformed signature");
+        }
+        byte[] raw = HexFormat.of().parseHex(sig.substring(2).toLowerCase(Locale.ROOT));
+        byte v = raw[64] < 27 ? (byte) (raw[64] + 27) : raw[64];
+        try {
+            BigInteger key = Sign.signedMessageHashToKey(digest, new Sign.SignatureData(v,
+                    java.util.Arrays.copyOfRange(raw, 0, 32), java.util.Arrays.copyOfRange(raw, 32, 64)));
+            String recovered = "0x" + Keys.getAddress(key);
+            String party = m.group(2).toLowerCase(Locale.ROOT);
+            return new Check(name, recovered.equals(party), "recovers " + recovered + "; the " + role + " is " + party);
+        } catch (Exception e) {
+            return new Check(name, false, "does not recover: " + e.getMessage());
+        }
+    }
+
+    private Uni<Check> anchor(JsonNode a, long chainId, String mandateHash) {
+        String state = a.path("to_state").asText();
+        String name = "anchor:" + state;
+        if (a.path("chain_id").asLong() != chainId) {
+            return Uni.createFrom().item(new Check(name, false, "anchored on chain " + a.path("chain_id").asText()
+                    + ", the anchor RPC serves chain " + chainId));
+        }
+        String tx = a.path("tx_hash").asText("");
+        if (!tx.matches("0x[0-9a-fA-F]{64}")) {
+            return Uni.createFrom().item(new Check(name, false, "malformed transaction hash " + tx));
+        }
+        return chain.receipt(tx).map(found -> {
+            if (found.isEmpty()) {
+                return new Check(name, false, "transaction " + tx + " not found on chain " + chainId);
+            }
+            JsonNode r = found.get();
+            if (!"0x1".equals(r.path("status").asText())) {
+                return new Check(name, false, "transaction " + tx + " reverted");
+            }
+            long block = Long.decode(r.path("blockNumber").asText("0x0"));
+            if (block != a.path("block_number").asLong()) {
+                return new Check(name, false, "transaction is in block " + block + ", proof says " + a.path("block_number").asText());
+            }
+            JsonNode log = null;
+            for (JsonNode l : r.path("logs")) {
+                if (Long.decode(l.path("logIndex").asText("0x0")) == a.path("log_index").asLong(-1)) {
+                    log = l;
+                }
+            }
+            if (log == null) {
+                return new Check(name, false, "no log with index " + a.path("log_index").asText() + " in " + tx);
+            }
+            if (!log.path("address").asText("").equalsIgnoreCase(a.path("contract").asText(""))) {
+                return new Check(name, false, "log was emitted by " + log.path("address").asText() + ", proof says "
+                        + a.path("contract").asText());
+            }
+            JsonNode topics = log.path("topics");
+            if (topics.size() != 2 || !ANCHORED_TOPIC.equalsIgnoreCase(topics.get(0).asText())) {
+                return new Check(name, false, "log " + a.path("log_index").asText() + " is not a MandateAnchored event");
+            }
+            String loggedState = abiString(log.path("data").asText(""));
+            boolean ok = topics.get(1).asText().equalsIgnoreCase(mandateHash) && state.equals(loggedState);
+            return new Check(name, ok, "block " + block + " log " + a.path("log_index").asText() + ": MandateAnchored("
+                    + topics.get(1).asText() + ", \"" + loggedState + "\")");
+        });
+    }
+
+    private ObjectNode report(JsonNode proof, List<Check> checks) {
+        ObjectNode out = mapper.createObjectNode();
+        out.put("mandate_id", proof.path("mandate_id").asText(null));
+        out.put("state", proof.path("state").asText(null));
+        out.put("mandate_hash", proof.path("mandate_hash").asText(null));
+        boolean verified = checks.stream().noneMatch(c -> Boolean.FALSE.equals(c.ok()));
+        out.put("verified", verified);
+        ArrayNode list = out.putArray("checks");
+        for (Check c : checks) {
+            ObjectNode o = list.addObject().put("name", c.name());
+            if (c.ok() == null) {
+                o.putNull("ok");
+            } else {
+                o.put("ok", c.ok());
+            }
+            o.put("detail", c.detail());
+        }
+        List<String> failed = checks.stream().filter(c -> Boolean.FALSE.equals(c.ok())).map(Check::name).toList();
+        out.putArray("failed").addAll(failed.stream().map(mapper.getNodeFactory()::textNode).toList());
+        return out;
+    }
+
+    /** The first ABI-encoded dynamic {@code string} of a log's data (MandateAnchored: state, ts, sender). */
+    static String abiString(String dataHex) {
+        try {
+            byte[] d = HexFormat.of().parseHex(dataHex.startsWith("0x") ? dataHex.substring(2) : dataHex);
+            int offset = new BigInteger(1, java.util.Arrays.copyOfRange(d, 0, 32)).intValueExact();
+            int len = new BigInteger(1, java.util.Arrays.copyOfRange(d, offset, offset + 32)).intValueExact();
+            return new String(d, offset + 32, len, StandardCharsets.UTF_8);
+        } catch (RuntimeException e) {
+            return "";
+        }
+    }
+
+    private JsonNode readOrNull(String json) {
+        try {
+            return mapper.readTree(json);
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private static String sha256(String text) {
+        try {
+            return hex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String hex(byte[] b) {
+        return "0x" + HexFormat.of().formatHex(b);
+    }
+}

@@ -1,0 +1,131 @@
+package dev.agentpay.settlement.sweep.client;
+
+import dev.agentpay.settlement.client.EvmClient;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import okhttp3.OkHttpClient;
+import org.web3j.abi.FunctionEncoder;
+import org.web3j.abi.datatypes.Address;
+import org.web3j.abi.datatypes.DynamicArray;
+import org.web3j.abi.datatypes.Function;
+import org.web3j.abi.datatypes.generated.Bytes32;
+import org.web3j.crypto.Credentials;
+import org.web3j.crypto.Hash;
+import org.web3j.crypto.RawTransaction;
+import org.web3j.crypto.TransactionEncoder;
+import org.web3j.protocol.Web3j;
+import org.web3j.protocol.core.DefaultBlockParameterName;
+import org.web3j.protocol.core.Response;
+import org.web3j.protocol.core.methods.request.Transaction;
+import org.web3j.protocol.core.methods.response.Log;
+import org.web3j.protocol.core.methods.response.TransactionReceipt;
+import org.web3j.protocol.http.HttpService;
+import org.web3j.utils.Numeric;
+
+/**
+ * One chain's side of sweeping, through web3j: signing {@code DepositFactory.sweep(token, salts)} with
+ * the sweeper key, broadcasting it, reading its receipt and the factory's {@code Swept} events. Every
+ * failure surfaces as {@link EvmClient.RpcException}; the sweeper decides what to retry.
+ */
+public class SweepChainClient implements AutoCloseable {
+
+    /** {@code Swept(bytes32 indexed salt, address indexed deposit, address indexed token, uint256 amount)}. */
+    public static final String SWEPT_TOPIC = Hash.sha3String("Swept(bytes32,address,address,uint256)");
+
+    private final String chain;
+    private final Web3j web3j;
+    private final Credentials sweeper;
+    private final long chainId;
+
+    public SweepChainClient(String chain, String rpcUrl, long chainId, String privateKey, Duration timeout) {
+        this.chain = chain;
+        this.chainId = chainId;
+        this.sweeper = Credentials.create(privateKey);
+        OkHttpClient http = new OkHttpClient.Builder()
+                .connectTimeout(timeout).readTimeout(timeout).writeTimeout(timeout).callTimeout(timeout).build();
+        this.web3j = Web3j.build(new HttpService(rpcUrl, http));
+    }
+
+    /** The sweeper's address (pays the gas). */
+    public String sweeperAddress() {
+        return sweeper.getAddress();
+    }
+
+    /** The invoice's CREATE2 salt: keccak256 of its id in canonical lower-case UUID text (as invoice-service derives it). */
+    public static byte[] salt(UUID invoiceId) {
+        return Hash.sha3(invoiceId.toString().toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** {@code factory.depositAddress(salt)} as the contract computes it (lower case). */
+    public String depositAddress(String factory, byte[] salt) {
+        String data = FunctionEncoder.encode(new Function("depositAddress", List.of(new Bytes32(salt)), List.of()));
+        String word = send(() -> web3j.ethCall(Transaction.createEthCallTransaction(sweeper.getAddress(), factory, data),
+                DefaultBlockParameterName.LATEST).send()).getValue();
+        return "0x" + Numeric.cleanHexPrefix(word).substring(24).toLowerCase(Locale.ROOT);
+    }
+
+    /** A signed sweep transaction: its hash, nonce and raw bytes (nothing is sent yet). */
+    public record Signed(String txHash, long nonce, String raw) {
+    }
+
+    /** Signs {@code factory.sweep(token, salts)} with the next nonce, an estimated gas limit (+25 %) and the current gas price. */
+    public Signed signSweep(String factory, String token, List<byte[]> salts) {
+        String data = FunctionEncoder.encode(new Function("sweep", List.of(new Address(token),
+                new DynamicArray<>(Bytes32.class, salts.stream().map(Bytes32::new).toList())), List.of()));
+        BigInteger nonce = send(() -> web3j.ethGetTransactionCount(sweeper.getAddress(), DefaultBlockParameterName.PENDING).send())
+                .getTransactionCount();
+        BigInteger gasPrice = send(() -> web3j.ethGasPrice().send()).getGasPrice();
+        BigInteger estimate = send(() -> web3j.ethEstimateGas(Transaction.createFunctionCallTransaction(sweeper.getAddress(), nonce,
+                gasPrice, null, factory, data)).send()).getAmountUsed();
+        BigInteger gasLimit = estimate.multiply(BigInteger.valueOf(5)).divide(BigInteger.valueOf(4));
+        RawTransaction tx = RawTransaction.createTransaction(nonce, gasPrice, gasLimit, factory, data);
+        byte[] signed = TransactionEncoder.signMessage(tx, chainId, sweeper);
+        return new Signed(Numeric.toHexString(Hash.sha3(signed)), nonce.longValueExact(), Numeric.toHexString(signed));
+    }
+
+    /** Broadcasts a signed transaction; a node that already knows it is not an error. */
+    public void broadcast(String raw) {
+        try {
+            send(() -> web3j.ethSendRawTransaction(raw).send());
+        } catch (EvmClient.RpcException e) {
+            String m = e.getMessage().toLowerCase(Locale.ROOT);
+            if (!m.contains("already known") && !m.contains("already imported")) {
+                throw e;
+            }
+        }
+    }
+
+    /** The receipt, once mined. */
+    public Optional<TransactionReceipt> receipt(String txHash) {
+        return send(() -> web3j.ethGetTransactionReceipt(txHash).send()).getTransactionReceipt();
+    }
+
+    /** What each deposit address handed to the treasury in this receipt (the factory's Swept events), lower-case keys. */
+    public static Map<String, BigInteger> swept(TransactionReceipt receipt, String factory) {
+        Map<String, BigInteger> out = new LinkedHashMap<>();
+        for (Log log : receipt.getLogs()) {
+            if (log.getAddress().equalsIgnoreCase(factory) && log.getTopics().size() == 4
+                    && log.getTopics().get(0).equalsIgnoreCase(SWEPT_TOPIC)) {
+                String deposit = "0x" + Numeric.cleanHexPrefix(log.getTopics().get(2)).substring(24).toLowerCase(Locale.ROOT);
+                out.merge(deposit, Numeric.toBigInt(log.getData()), BigInteger::add);
+            }
+        }
+        return out;
+    }
+
+    private <T extends Response<?>> T send(EvmClient.Call<T> call) {
+        return EvmClient.send(chain, call);
+    }
+
+    @Override
+    public void close() {
+        web3j.shutdown();
+    }
+}

@@ -1,0 +1,162 @@
+package dev.agentpay.settlement.sweep.repository;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonArray;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** The sweep ledger (see the V24 migration): batches, their items, and what each deposit address still holds. */
+@ApplicationScoped
+public class SweepRepository {
+
+    /** A deposit address holding USDC not swept yet. */
+    public record Owed(String address, UUID invoiceId, BigInteger amount) {
+    }
+
+    /** A sweep transaction as recorded. */
+    public record Batch(UUID id, String chain, String state, String txHash, long nonce, String rawTx, List<String> addresses,
+            BigInteger swept, int attempts, String lastError, Instant createdAt, Instant broadcastAt) {
+    }
+
+    /** Per chain: received at deposit addresses, swept to the seller wallet, and still held. */
+    public record Totals(String chain, BigInteger received, BigInteger swept, BigInteger held, long openBatches, long failedBatches) {
+    }
+
+    @Inject
+    Pool pool;
+
+    /** Deposit addresses whose received minus swept is positive and that no open batch is sweeping, oldest first. */
+    public Uni<List<Owed>> owed(String chain, int limit) {
+        return pool.preparedQuery("with received as (select to_address as address, sum(amount) as amount from detected_transfer"
+                        + "   where chain = $1 and status = 'DETECTED' group by to_address),"
+                        + " swept as (select i.address, sum(i.amount) as amount from sweep_item i join sweep_batch b on b.id = i.batch_id"
+                        + "   where i.chain = $1 and b.state = 'CONFIRMED' group by i.address),"
+                        + " busy as (select jsonb_array_elements_text(addresses) as address from sweep_batch where chain = $1 and state = 'SENT')"
+                        + " select d.address, d.invoice_id, r.amount - coalesce(s.amount, 0) as owed"
+                        + " from deposit_address d join received r on r.address = d.address"
+                        + " left join swept s on s.address = d.address"
+                        + " where d.chain = $1 and d.unsweepable is null and r.amount - coalesce(s.amount, 0) > 0"
+                        + " and d.address not in (select address from busy)"
+                        + " order by d.seq limit $2")
+                .execute(Tuple.of(chain, limit))
+                .map(rs -> {
+                    List<Owed> out = new ArrayList<>();
+                    for (Row r : rs) {
+                        out.add(new Owed(r.getString(0), r.getUUID(1), r.getBigDecimal(2).toBigIntegerExact()));
+                    }
+                    return out;
+                });
+    }
+
+    /** Takes an address out of sweeping (it is not the factory's): it stays visible as held. */
+    public Uni<Void> markUnsweepable(String chain, String address, String reason) {
+        return pool.preparedQuery("update deposit_address set unsweepable = $3 where chain = $1 and address = $2")
+                .execute(Tuple.of(chain, address, truncate(reason))).replaceWithVoid();
+    }
+
+    /** Records a signed sweep before it is broadcast. */
+    public Uni<Void> recordSent(UUID id, String chain, String txHash, long nonce, String rawTx, List<String> addresses, Instant at) {
+        return pool.preparedQuery("insert into sweep_batch (id, chain, state, tx_hash, nonce, raw_tx, addresses, attempts,"
+                        + " created_at, broadcast_at, updated_at) values ($1, $2, 'SENT', $3, $4, $5, $6, 1, $7, $7, $7)")
+                .execute(Tuple.tuple(List.of(id, chain, txHash, nonce, rawTx, new JsonArray(new ArrayList<Object>(addresses)), ts(at))))
+                .replaceWithVoid();
+    }
+
+    public Uni<List<Batch>> open(String chain) {
+        return batches("where chain = $1 and state = 'SENT' order by created_at", Tuple.of(chain));
+    }
+
+    public Uni<List<Batch>> recent(int limit) {
+        return batches("order by created_at desc limit $1", Tuple.of(limit));
+    }
+
+    private Uni<List<Batch>> batches(String where, Tuple args) {
+        return pool.preparedQuery("select id, chain, state, tx_hash, nonce, raw_tx, addresses, swept_atomic, attempts, last_error,"
+                        + " created_at, broadcast_at from sweep_batch " + where)
+                .execute(args)
+                .map(rs -> {
+                    List<Batch> out = new ArrayList<>();
+                    for (Row r : rs) {
+                        List<String> addresses = new ArrayList<>();
+                        ((JsonArray) r.getValue(6)).forEach(a -> addresses.add((String) a));
+                        BigDecimal swept = r.getBigDecimal(7);
+                        out.add(new Batch(r.getUUID(0), r.getString(1), r.getString(2), r.getString(3), r.getLong(4), r.getString(5),
+                                addresses, swept == null ? null : swept.toBigIntegerExact(), r.getInteger(8), r.getString(9),
+                                r.getOffsetDateTime(10).toInstant(), r.getOffsetDateTime(11).toInstant()));
+                    }
+                    return out;
+                });
+    }
+
+    /** The sweep was mined and succeeded: its per-address amounts (from the Swept events) join the ledger. */
+    public Uni<Boolean> confirm(UUID id, String chain, Map<String, BigInteger> sweptByAddress, Instant at) {
+        BigInteger total = sweptByAddress.values().stream().reduce(BigInteger.ZERO, BigInteger::add);
+        return pool.withTransaction(tx -> tx.preparedQuery("update sweep_batch set state = 'CONFIRMED', swept_atomic = $2,"
+                        + " updated_at = $3 where id = $1 and state = 'SENT'")
+                .execute(Tuple.of(id, new BigDecimal(total), ts(at)))
+                .flatMap(rs -> {
+                    if (rs.rowCount() == 0) {
+                        return Uni.createFrom().item(false); // already confirmed or failed: nothing twice
+                    }
+                    Uni<Void> items = Uni.createFrom().voidItem();
+                    for (var e : sweptByAddress.entrySet()) {
+                        items = items.call(() -> tx.preparedQuery("insert into sweep_item (batch_id, chain, address, amount)"
+                                        + " values ($1, $2, $3, $4)")
+                                .execute(Tuple.of(id, chain, e.getKey(), new BigDecimal(e.getValue()))));
+                    }
+                    return items.replaceWith(true);
+                }));
+    }
+
+    public Uni<Void> fail(UUID id, String error, Instant at) {
+        return pool.preparedQuery("update sweep_batch set state = 'FAILED', last_error = $2, updated_at = $3 where id = $1 and state = 'SENT'")
+                .execute(Tuple.of(id, truncate(error), ts(at))).replaceWithVoid();
+    }
+
+    public Uni<Void> rebroadcast(UUID id, String error, Instant at) {
+        return pool.preparedQuery("update sweep_batch set attempts = attempts + 1, broadcast_at = $3, last_error = $2,"
+                        + " updated_at = $3 where id = $1 and state = 'SENT'")
+                .execute(Tuple.of(id, truncate(error), ts(at))).replaceWithVoid();
+    }
+
+    public Uni<List<Totals>> totals() {
+        return pool.query("select c.chain,"
+                        + " coalesce((select sum(t.amount) from detected_transfer t join deposit_address d on d.chain = t.chain"
+                        + "   and d.address = t.to_address where t.chain = c.chain and t.status = 'DETECTED'), 0),"
+                        + " coalesce((select sum(i.amount) from sweep_item i join sweep_batch b on b.id = i.batch_id"
+                        + "   where i.chain = c.chain and b.state = 'CONFIRMED'), 0),"
+                        + " (select count(*) from sweep_batch b where b.chain = c.chain and b.state = 'SENT'),"
+                        + " (select count(*) from sweep_batch b where b.chain = c.chain and b.state = 'FAILED')"
+                        + " from (select distinct chain from deposit_address) c order by c.chain")
+                .execute()
+                .map(rs -> {
+                    List<Totals> out = new ArrayList<>();
+                    for (Row r : rs) {
+                        BigInteger received = r.getBigDecimal(1).toBigIntegerExact();
+                        BigInteger swept = r.getBigDecimal(2).toBigIntegerExact();
+                        out.add(new Totals(r.getString(0), received, swept, received.subtract(swept), r.getLong(3), r.getLong(4)));
+                    }
+                    return out;
+                });
+    }
+
+    private static String truncate(String s) {
+        return s == null ? null : s.length() <= 500 ? s : s.substring(0, 500);
+    }
+
+    static OffsetDateTime ts(Instant t) {
+        return OffsetDateTime.ofInstant(t, ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,95 @@
+package dev.agentpay.settlement;
+
+import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.InvoiceEvent;
+import dev.agentpay.commons.events.Topics;
+import dev.agentpay.settlement.repository.DepositRepository;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * Invoice deposit addresses for the watcher tests, announced the way invoice-service does it: an
+ * {@code invoice.created} event on the real {@code invoice-events} topic.
+ */
+final class Deposits {
+
+    private static final Map<String, String> BY_CHAIN = new HashMap<>();
+
+    private Deposits() {
+    }
+
+    /** This test run's deposit address on a chain (registered by {@link #registerOnce}). */
+    static synchronized String deposit(String chain) {
+        return BY_CHAIN.get(chain);
+    }
+
+    /** Announces one deposit address per EVM chain and waits until the watcher has registered each. */
+    static synchronized void registerOnce(DepositRepository repo) {
+        if (!BY_CHAIN.isEmpty()) {
+            return;
+        }
+        for (String chain : List.of("base", "polygon", "arbitrum", "skale")) {
+            BY_CHAIN.put(chain, announce(chain, UUID.randomUUID(), randomAddress()));
+        }
+        for (var e : BY_CHAIN.entrySet()) {
+            awaitRegistered(repo, e.getKey(), e.getValue());
+        }
+    }
+
+    static String randomAddress() {
+        return "0x" + (UUID.randomUUID().toString() + UUID.randomUUID()).replace("-", "").substring(0, 40);
+    }
+
+    /** Produces {@code invoice.created} for an EVM invoice paid to {@code address}; returns the address. */
+    static String announce(String chain, UUID invoiceId, String address) {
+        return announce(chain, invoiceId, address, Instant.now());
+    }
+
+    static String announce(String chain, UUID invoiceId, String address, Instant createdAt) {
+        var invoice = EventCodec.mapper().createObjectNode();
+        invoice.put("id", invoiceId.toString());
+        invoice.put("status", "PENDING");
+        invoice.put("createdAt", createdAt.toString());
+        var pd = invoice.putObject("paymentDetails");
+        pd.put("chain", chain);
+        pd.put("paymentAddress", address);
+        InvoiceEvent e = new InvoiceEvent(UUID.randomUUID(), InvoiceEvent.CREATED, invoiceId.toString(), "test-partner",
+                Instant.now(), InvoiceEvent.SCHEMA_VERSION, "PENDING", invoice);
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class));
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+            producer.send(new ProducerRecord<>(Topics.INVOICE_EVENTS, invoiceId.toString(), EventCodec.encode(e))).get();
+        } catch (Exception ex) {
+            throw new IllegalStateException(ex);
+        }
+        return address;
+    }
+
+    static void awaitRegistered(DepositRepository repo, String chain, String address) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (repo.since(chain, 0, 1_000_000).await().atMost(Duration.ofSeconds(10)).stream()
+                    .anyMatch(d -> d.address().equals(address.toLowerCase(Locale.ROOT)))) {
+                return;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(ex);
+            }
+        }
+        throw new AssertionError("the watcher did not register " + address + " on " + chain);
+    }
+}
