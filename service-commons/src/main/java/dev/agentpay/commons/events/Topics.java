@@ -39,6 +39,7 @@ public final class Topics {
     public static final String DLT_WEBHOOK_MANDATE_EVENTS = deadLetter("webhook-dispatcher", MANDATE_EVENTS);
     public static final String DLT_WEBHOOK_INVOICE_EVENTS = deadLetter("webhook-dispatcher", INVOICE_EVENTS);
     public static final String DLT_WEBHOOK_PLATFORM_EVENTS = deadLetter("webhook-dispatcher", PLATFORM_EVENTS);
+    public static final String DLT_WATCHER_INVOICE_EVENTS = deadLetter("settlement-watcher", INVOICE_EVENTS);
     public static final String DLT_PARTNERS = deadLetter("all-services", PARTNERS);
 
     /** Partitions and clean-up policy of one topic; the launcher, the tests and the Helm chart create topics from this. */
@@ -69,6 +70,7 @@ public final class Topics {
             dlt(DLT_WEBHOOK_MANDATE_EVENTS),
             dlt(DLT_WEBHOOK_INVOICE_EVENTS),
             dlt(DLT_WEBHOOK_PLATFORM_EVENTS),
+            dlt(DLT_WATCHER_INVOICE_EVENTS),
             dlt(DLT_PARTNERS));
 
     private Topics() {
