@@ -40,7 +40,7 @@ public class InvoiceCreatedConsumer {
     @Inject
     Consumers consumers;
 
-    static final Consumer DISCIPLINE = new Consumer("settlement-watcher.deposit-addresses", Topics.DLT_WATCHER_INVOICE_EVENTS);
+    static final Consumer DISCIPLINE = new Consumer("settlement-watcher-deposits", Topics.DLT_WATCHER_INVOICE_EVENTS);
 
     @Incoming(CHANNEL)
     public Uni<Void> onInvoiceEvent(String payload, IncomingKafkaRecordMetadata<String, String> meta) {
