@@ -1,13 +1,13 @@
 package dev.agentpay.mandate;
 
+import static dev.agentpay.mandate.support.AnchorReceipts.receipt;
+import static dev.agentpay.mandate.support.AnchorReceipts.send;
+import static dev.agentpay.mandate.support.AnchorReceipts.tx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpay.commons.events.AnchorReceiptEvent;
-import dev.agentpay.commons.events.EventCodec;
-import dev.agentpay.commons.events.Topics;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
-import dev.agentpay.localstack.testing.SharedServers;
 import dev.agentpay.mandate.support.Api;
 import dev.agentpay.mandate.support.Api.TestMandate;
 import dev.agentpay.mandate.support.Api.TestPartner;
@@ -15,16 +15,10 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.UUID;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /** Anchor receipts produced to the real {@code anchor-receipts} topic land on the right transition, once. */
@@ -32,29 +26,6 @@ import org.junit.jupiter.api.Test;
 @WithTestResource(PostgresTestResource.class)
 @WithTestResource(KafkaTestResource.class)
 class AnchorReceiptTest {
-
-    static void send(AnchorReceiptEvent e) throws Exception {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedServers.kafka().bootstrapServers());
-        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
-            ProducerRecord<String, String> r = new ProducerRecord<>(Topics.ANCHOR_RECEIPTS, e.aggregateId(), EventCodec.encode(e));
-            r.headers().add("event-id", e.eventId().toString().getBytes(StandardCharsets.UTF_8));
-            r.headers().add("event-type", e.type().getBytes(StandardCharsets.UTF_8));
-            producer.send(r).get();
-        }
-    }
-
-    private static AnchorReceiptEvent receipt(UUID eventId, TestMandate m, JsonPath j, int index, String txHash, long block) {
-        return new AnchorReceiptEvent(eventId, AnchorReceiptEvent.TYPE, m.id(), m.owner().id(), Instant.now(), 1,
-                j.getString("data.transitions[" + index + "].id"), j.getString("data.proto_mandate_hash"),
-                j.getString("data.transitions[" + index + "].to_state"), 84532L, txHash, block, 0);
-    }
-
-    private static String tx(char c) {
-        return "0x" + String.valueOf(c).repeat(64);
-    }
 
     @Test
     void receiptSetsTheAnchorOnItsTransitionOnce() throws Exception {

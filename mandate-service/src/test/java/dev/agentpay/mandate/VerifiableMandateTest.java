@@ -160,7 +160,7 @@ class VerifiableMandateTest {
         // an anchor receipt lands: the proof lists it with the contract and log index
         JsonPath signed = get(id);
         String tx = "0x" + "ab".repeat(32);
-        AnchorReceiptTest.send(new AnchorReceiptEvent(UUID.randomUUID(), AnchorReceiptEvent.TYPE, id, partner.id(),
+        dev.agentpay.mandate.support.AnchorReceipts.send(new AnchorReceiptEvent(UUID.randomUUID(), AnchorReceiptEvent.TYPE, id, partner.id(),
                 Instant.now(), 1, signed.getString("data.transitions[2].id"), signed.getString("data.proto_mandate_hash"),
                 "signed_by_both", CHAIN_ID, tx, 77, 3, CONTRACT));
         Api.await(Duration.ofSeconds(20), () -> tx.equals(get(id).getString("data.transitions[2].anchor_tx_hash")),

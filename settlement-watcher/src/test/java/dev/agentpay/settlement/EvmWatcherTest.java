@@ -164,9 +164,9 @@ class EvmWatcherTest {
         invoice.putObject("paymentDetails").put("chain", "base").put("paymentAddress", SELLER);
         invoiceCreated.onInvoiceEvent(dev.agentpay.commons.events.EventCodec.encode(new dev.agentpay.commons.events.InvoiceEvent(
                 java.util.UUID.randomUUID(), dev.agentpay.commons.events.InvoiceEvent.CREATED, id.toString(), "p", java.time.Instant.now(),
-                1, "PENDING", invoice))).await().atMost(WAIT);
-        // a malformed record is skipped, not fatal
-        invoiceCreated.onInvoiceEvent("{not json").await().atMost(WAIT);
+                1, "PENDING", invoice)), null).await().atMost(WAIT);
+        // a malformed record goes to the dead-letter topic, not fatal
+        invoiceCreated.onInvoiceEvent("{not json", null).await().atMost(WAIT);
         assertThat(deposits.since("base", 0, 1_000_000).await().atMost(WAIT))
                 .noneMatch(d -> d.address().equalsIgnoreCase(SELLER) || d.invoiceId().equals(id));
     }

@@ -61,6 +61,13 @@ public interface AnchorConfig {
     @WithDefault("60s")
     Duration startupTimeout();
 
+    /**
+     * Readiness is DOWN while anchoring is stalled: open transactions and none confirmed for this long,
+     * or the chain's nonce behind our lowest open transaction (a nonce gap being healed).
+     */
+    @WithDefault("120s")
+    Duration stallAfter();
+
     /** RPC client behaviour. */
     Rpc rpc();
 

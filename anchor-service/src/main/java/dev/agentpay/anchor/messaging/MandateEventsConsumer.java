@@ -3,18 +3,23 @@ package dev.agentpay.anchor.messaging;
 import dev.agentpay.anchor.domain.AnchorIntent;
 import dev.agentpay.anchor.repository.AnchorRepository;
 import dev.agentpay.anchor.service.AnchorPipeline;
+import dev.agentpay.commons.consumer.Consumer;
+import dev.agentpay.commons.consumer.Consumers;
+import dev.agentpay.commons.consumer.PoisonRecordException;
+import dev.agentpay.commons.consumer.SourceRecord;
 import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.Topics;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.commons.tracing.KafkaTracingInterceptor;
 import dev.agentpay.commons.tracing.Traces;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordBatchMetadata;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -43,6 +48,11 @@ public class MandateEventsConsumer {
     @Inject
     MeterRegistry registry;
 
+    @Inject
+    Consumers consumers;
+
+    static final Consumer DISCIPLINE = new Consumer("anchor-service.mandate-events", Topics.DLT_ANCHOR_MANDATE_EVENTS);
+
     private Counter rejected;
 
     @PostConstruct
@@ -53,6 +63,7 @@ public class MandateEventsConsumer {
     @Incoming(CHANNEL)
     public Uni<Void> consume(List<String> payloads, IncomingKafkaRecordBatchMetadata<String, String> batch) {
         List<AnchorIntent> intents = new ArrayList<>(payloads.size());
+        List<Uni<Void>> deadLetters = new ArrayList<>();
         // the records, in payload order, carry each event's trace (the poll may mix several requests)
         List<ConsumerRecord<String, String>> records = new ArrayList<>(payloads.size());
         batch.getRecords().forEach(records::add);
@@ -67,18 +78,20 @@ public class MandateEventsConsumer {
                         .map(intent -> intent.withTrace(trace))
                         .ifPresent(intents::add);
             } catch (IllegalArgumentException e) {
-                // a malformed event cannot be anchored by retrying; it is counted and logged for an operator
+                // a malformed event cannot be anchored by retrying: it goes to the dead-letter topic
                 rejected.increment();
-                LOG.errorf("mandate event skipped, cannot be anchored: %s", e.getMessage());
+                SourceRecord source = aligned ? SourceRecord.of(records.get(i)) : SourceRecord.of(null, json);
+                deadLetters.add(consumers.deadLetter(DISCIPLINE, source,
+                        new PoisonRecordException("mandate event cannot be anchored: " + e.getMessage(), e)));
             }
         }
+        Uni<Void> poisoned = deadLetters.isEmpty() ? Uni.createFrom().voidItem()
+                : Multi.createFrom().iterable(deadLetters).onItem().transformToUniAndConcatenate(u -> u).collect().last().replaceWithVoid();
         if (intents.isEmpty()) {
-            return Uni.createFrom().voidItem();
+            return poisoned;
         }
         // the database being away must not lose events: hold the partition until the insert succeeds
-        return repo.insertIntents(intents)
-                .onFailure().invoke(e -> LOG.warnf("storing %d anchor intents failed, retrying: %s", intents.size(), e.getMessage()))
-                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).indefinitely()
+        return poisoned.chain(() -> consumers.untilApplied(DISCIPLINE, () -> repo.insertIntents(intents)))
                 .invoke(n -> pipeline.wake())
                 .replaceWithVoid();
     }

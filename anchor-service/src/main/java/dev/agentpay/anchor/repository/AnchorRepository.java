@@ -120,6 +120,23 @@ public class AnchorRepository {
                 .execute(Tuple.of(nonce)).replaceWithVoid();
     }
 
+    /** A stored transaction's status and signed bytes. */
+    public record StoredTx(long nonce, String status, String hash, String raw) {
+    }
+
+    /** Stored transactions with nonces in {@code [from, to)}, lowest first (any status). */
+    public Uni<List<StoredTx>> txsBetween(long from, long to) {
+        return pool.preparedQuery("select nonce, status, tx_hash, raw_tx from anchor_tx where nonce >= $1 and nonce < $2 order by nonce")
+                .execute(Tuple.of(from, to))
+                .map(rs -> {
+                    List<StoredTx> out = new ArrayList<>(rs.size());
+                    for (Row r : rs) {
+                        out.add(new StoredTx(r.getLong(0), r.getString(1), r.getString(2), r.getString(3)));
+                    }
+                    return out;
+                });
+    }
+
     /** Transactions stored but not yet resolved, lowest nonce first. */
     public Uni<List<OpenTx>> openTxs(int limit) {
         return pool.preparedQuery("select nonce, tx_hash, raw_tx, created_at, broadcast_at from anchor_tx where status = 'SIGNED'"

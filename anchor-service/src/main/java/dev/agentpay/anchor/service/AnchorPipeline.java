@@ -95,12 +95,19 @@ public class AnchorPipeline {
 
     private Counter txSent;
     private Counter anchored;
+    private Counter gapsDetected;
+    private Counter refilledAgain;
+    private Counter refilledNoop;
     private Timer commitToReceipt;
 
     @PostConstruct
     void metrics() {
         txSent = registry.counter("anchor.transactions.signed");
         anchored = registry.counter("anchor.transitions.anchored");
+        gapsDetected = registry.counter("anchor.nonce.gaps");
+        refilledAgain = registry.counter("anchor.nonce.refilled", "kind", "confirmed-tx-again");
+        refilledNoop = registry.counter("anchor.nonce.refilled", "kind", "noop");
+        registry.gauge("anchor.stalled", this, p -> p.stallReason() == null ? 0 : 1);
         commitToReceipt = Timer.builder("anchor.commit.to.receipt")
                 .description("time from the transition's event to its recorded anchor receipt")
                 .publishPercentiles(0.5, 0.99).register(registry);
@@ -124,6 +131,7 @@ public class AnchorPipeline {
             return;
         }
         reconcile().await().atMost(config.startupTimeout().plusSeconds(30));
+        lastProgress = Instant.now();
         active.set(true);
         confirmTimer = vertx.setPeriodic(config.receiptPollInterval().toMillis(), id -> confirm());
         wake();
@@ -319,16 +327,141 @@ public class AnchorPipeline {
         });
     }
 
-    /** One pass over open transactions: record deep-enough receipts, rebroadcast the stale, re-queue the dropped. */
+    /** One pass over open transactions: heal a nonce gap, record deep-enough receipts, rebroadcast the stale, re-queue the dropped. */
     Uni<Void> confirmRound() {
         return repo.openTxs(200).flatMap(open -> {
             if (open.isEmpty()) {
+                oldestOpen = null;
+                gapClosed(-1);
                 return Uni.createFrom().voidItem();
             }
-            return chain.blockNumber().flatMap(head -> Multi.createFrom().iterable(open)
+            oldestOpen = open.stream().map(OpenTx::createdAt).min(Instant::compareTo).orElse(null);
+            return healGapIfAny(open).chain(() -> chain.blockNumber()).flatMap(head -> Multi.createFrom().iterable(open)
                     .onItem().transformToUni(tx -> check(tx, head)).merge(8)
                     .collect().last().replaceWithVoid());
         });
+    }
+
+    // ---- nonce-gap healing (issue 16) ----
+
+    /** Since when the chain's nonce has been behind our lowest open transaction, or null. */
+    private volatile Instant gapSince;
+    private volatile String gapReason;
+    private volatile Instant lastHeal;
+    /** When a transaction was last confirmed (or the pipeline started): with open transactions, progress. */
+    private volatile Instant lastProgress = Instant.now();
+    private volatile Instant oldestOpen;
+    /** Most nonces refilled in one healing round; the next round goes on. */
+    private static final int MAX_REFILL = 1000;
+
+    /**
+     * A nonce gap: the chain's nonce for our signer is below our lowest open transaction, so no open
+     * transaction can ever be mined (the chain lost transactions it had: a node or chain reset, a revert,
+     * a switch of RPC provider, transactions dropped from a mempool). Once it has lasted
+     * {@code anchor.rebroadcast-after}, the missing nonces are refilled in order: a nonce whose stored
+     * transaction was confirmed gets those same signed bytes again (the chain regains the anchors it lost;
+     * same hash), any other nonce a no-op transfer to ourselves. The open transactions then mine as
+     * signed: each transition stays carried by exactly one transaction (re-signing them at new nonces
+     * would leave the old bytes in some mempool, mineable later: a second {@code MandateAnchored}).
+     */
+    private Uni<Void> healGapIfAny(List<OpenTx> open) {
+        long lowest = open.get(0).nonce();
+        String me = signer.address();
+        return chain.transactionCount(me, false).flatMap(mined -> {
+            if (mined >= lowest) {
+                gapClosed(mined);
+                return Uni.createFrom().voidItem();
+            }
+            Instant now = Instant.now();
+            if (gapSince == null) {
+                gapSince = now;
+                gapReason = "the chain's nonce for signer " + me + " is " + mined + " but the lowest open anchor transaction has nonce "
+                        + lowest + ": the chain lost " + (lowest - mined) + " of our transactions (reset, revert, dropped)";
+                gapsDetected.increment();
+                LOG.errorf("anchoring stalled: %s; refilling the nonces in %s unless the node catches up", gapReason,
+                        config.rebroadcastAfter());
+            }
+            if (gapSince.plus(config.rebroadcastAfter()).isAfter(now) || (lastHeal != null && lastHeal.plus(config.rebroadcastAfter()).isAfter(now))) {
+                return Uni.createFrom().voidItem();
+            }
+            lastHeal = now;
+            return refill(mined, Math.min(lowest, mined + MAX_REFILL), open);
+        });
+    }
+
+    private void gapClosed(long mined) {
+        if (gapSince != null) {
+            LOG.infof("nonce gap closed (chain nonce %d) after %.1f s; anchoring resumes", mined,
+                    Duration.between(gapSince, Instant.now()).toMillis() / 1000.0);
+            gapSince = null;
+            gapReason = null;
+            lastHeal = null;
+        }
+    }
+
+    private Uni<Void> refill(long from, long to, List<OpenTx> open) {
+        return Uni.combine().all().unis(repo.txsBetween(from, to), baseFee()).asTuple().flatMap(t -> {
+            java.util.Map<Long, AnchorRepository.StoredTx> stored = new java.util.HashMap<>();
+            t.getItem1().forEach(x -> stored.put(x.nonce(), x));
+            BigInteger tip = config.fees().maxPriorityFeeWei();
+            BigInteger maxFee = t.getItem2().multiply(BigInteger.valueOf(config.fees().baseFeeMultiplier())).add(tip)
+                    .min(config.fees().maxFeeCapWei());
+            int[] counts = new int[2];
+            List<Long> nonces = java.util.stream.LongStream.range(from, to).boxed().toList();
+            return Multi.createFrom().iterable(nonces).onItem().transformToUniAndConcatenate(n -> {
+                AnchorRepository.StoredTx s = stored.get(n);
+                if (s != null && "CONFIRMED".equals(s.status())) {
+                    return chain.sendRawTransaction(s.raw()).replaceWith(true)
+                            .onFailure(ChainRejectedException.class).recoverWithItem(e -> ((ChainRejectedException) e).alreadyKnownOrNonceUsed())
+                            .flatMap(ok -> {
+                                if (ok) {
+                                    counts[0]++;
+                                    refilledAgain.increment();
+                                    return Uni.createFrom().voidItem();
+                                }
+                                return noop(n, tip, maxFee, counts);
+                            });
+                }
+                return noop(n, tip, maxFee, counts);
+            }).collect().last().chain(() -> {
+                LOG.warnf("nonce gap: refilled nonces %d..%d (%d confirmed transactions sent again, %d no-op fillers); "
+                        + "rebroadcasting %d open transactions", from, to - 1, counts[0], counts[1], open.size());
+                return Multi.createFrom().iterable(open).onItem()
+                        .transformToUniAndConcatenate(tx -> broadcast(tx.nonce(), tx.hash(), tx.raw())).collect().last();
+            }).replaceWithVoid();
+        });
+    }
+
+    private Uni<Void> noop(long nonce, BigInteger tip, BigInteger maxFee, int[] counts) {
+        SignedTx filler = signer.signNoop(nonce, tip, maxFee);
+        return chain.sendRawTransaction(filler.raw()).replaceWithVoid()
+                .onFailure(ChainRejectedException.class).recoverWithUni(e -> {
+                    if (!((ChainRejectedException) e).alreadyKnownOrNonceUsed()) {
+                        LOG.errorf("nonce gap: no-op filler for nonce %d refused: %s", nonce, e.getMessage());
+                    }
+                    return Uni.createFrom().voidItem();
+                })
+                .invoke(() -> {
+                    counts[1]++;
+                    refilledNoop.increment();
+                });
+    }
+
+    /**
+     * Why anchoring is stalled (readiness DOWN), or null: a nonce gap, or open transactions with none
+     * confirmed for {@code anchor.stall-after}.
+     */
+    public String stallReason() {
+        String gap = gapReason;
+        if (gap != null) {
+            return gap;
+        }
+        Instant oldest = oldestOpen;
+        Instant limit = Instant.now().minus(config.stallAfter());
+        if (active.get() && oldest != null && oldest.isBefore(limit) && lastProgress.isBefore(limit)) {
+            return "open anchor transactions since " + oldest + ", none confirmed since " + lastProgress;
+        }
+        return null;
     }
 
     private Uni<Void> check(OpenTx tx, long head) {
@@ -424,6 +557,7 @@ public class AnchorPipeline {
                 commitToReceipt.record(Duration.between(i.eventAt(), now));
             }
             anchored.increment(items.size());
+            lastProgress = Instant.now();
             LOG.debugf("anchored %d transitions: %s", items.size(), explorerLink(tx.hash()));
         }).replaceWithVoid();
     }

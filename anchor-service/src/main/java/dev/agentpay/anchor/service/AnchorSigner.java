@@ -31,6 +31,18 @@ public class AnchorSigner {
         return credentials.getAddress().toLowerCase();
     }
 
+    /**
+     * Signs a no-op (0-value transfer to itself, 21,000 gas) that only uses up {@code nonce}: fills a nonce
+     * the chain lost, so the signer's later transactions can be mined (AnchorPipeline's gap healing).
+     */
+    public SignedTx signNoop(long nonce, BigInteger maxPriorityFeeWei, BigInteger maxFeeWei) {
+        RawTransaction tx = RawTransaction.createTransaction(config.chainId(), BigInteger.valueOf(nonce), BigInteger.valueOf(21_000),
+                address(), BigInteger.ZERO, "0x", maxPriorityFeeWei, maxFeeWei);
+        byte[] signed = TransactionEncoder.signMessage(tx, credentials);
+        return new SignedTx(nonce, Numeric.toHexString(Hash.sha3(signed)), Numeric.toHexString(signed), 0, BigInteger.valueOf(21_000),
+                maxFeeWei, maxPriorityFeeWei);
+    }
+
     /** Signs a call to the anchor contract; the hash is computed locally so it is known before broadcasting. */
     public SignedTx sign(long nonce, BigInteger gasLimit, String data, BigInteger maxPriorityFeeWei, BigInteger maxFeeWei,
             int itemCount) {

@@ -59,6 +59,15 @@ final class LocalStackProcess {
         throw new IllegalStateException("stack not ready after " + timeout + ": " + Files.readString(stateDir.resolve("launcher.out")));
     }
 
+    /** The launcher's output so far (for failure messages). */
+    String output() {
+        try {
+            return Files.readString(stateDir.resolve("launcher.out"));
+        } catch (IOException e) {
+            return "(no output: " + e.getMessage() + ")";
+        }
+    }
+
     /** SIGTERM, as Ctrl-C; returns the pids the launcher had started. */
     List<Long> stop() throws InterruptedException {
         List<Long> children = process.descendants().map(ProcessHandle::pid).toList();

@@ -40,6 +40,19 @@ final class SharedStack {
         return process;
     }
 
+    /**
+     * Stops the stack as Ctrl-C does, runs {@code whileStopped} (checks on the state it left), and starts
+     * it again on the same state directory, as a user's next {@code deploy/local/run}; returns the new
+     * {@code stack.env} (every part on new ports: the tests run with {@code --any-ports}).
+     */
+    static synchronized Map<String, String> restart(java.util.function.Consumer<Path> whileStopped) throws Exception {
+        env();
+        process.stop();
+        whileStopped.accept(process.stateDir);
+        env = process.start(Duration.ofMinutes(6));
+        return env;
+    }
+
     /** Stops the stack (SIGTERM, as Ctrl-C); returns the pids the launcher had started. */
     static synchronized List<Long> stop() throws InterruptedException {
         if (stoppedChildren == null && process != null) {

@@ -91,6 +91,10 @@ final class ChainSetup {
             if (rpc.getCode(address).length() > 2) {
                 return address;
             }
+            // The anchor-service database holds transactions sent to this contract: a new contract at a
+            // new address would leave them pointing at nothing.
+            throw new LocalStack.StateLost("anchor", LocalStack.ANCHOR_CHAIN_ID,
+                    "the anchor contract " + address + " (remembered in " + remembered + ") has no code on the chain");
         }
         Path bin = RepoPaths.root().resolve("anchor-service/src/main/resources/contracts/MandateAnchor.bin");
         String code = Files.readString(bin).trim().replaceFirst("^0x", "");

@@ -29,6 +29,9 @@ import org.apache.kafka.common.config.TopicConfig;
  */
 public final class KafkaServer implements AutoCloseable {
 
+    /** How long a start waits for the ports of a broker that is still exiting. */
+    private static final Duration PORT_RELEASE_WAIT = Duration.ofSeconds(30);
+
     private final ManagedProcess process;
     private final int port;
 
@@ -42,6 +45,12 @@ public final class KafkaServer implements AutoCloseable {
             Files.createDirectories(dir);
             Path data = dir.resolve("data");
             Path props = dir.resolve("server.properties");
+            // A broker stopped or killed a moment ago may still hold its ports while it exits: starting
+            // at once failed with "Address already in use" (issue 16). Wait for them to be released.
+            if (!Ports.awaitFree(port, PORT_RELEASE_WAIT)) {
+                throw new IllegalStateException("port " + port + " is still in use after " + PORT_RELEASE_WAIT
+                        + " (a previous Kafka broker that did not exit?)");
+            }
             int controllerPort = previousControllerPort(props);
             Properties p = new Properties();
             p.setProperty("process.roles", "broker,controller");
@@ -171,7 +180,7 @@ public final class KafkaServer implements AutoCloseable {
                 int colon = voters.lastIndexOf(':');
                 if (colon > 0) {
                     int port = Integer.parseInt(voters.substring(colon + 1).trim());
-                    if (Ports.isFree(port)) {
+                    if (Ports.awaitFree(port, PORT_RELEASE_WAIT)) {
                         return port;
                     }
                 }

@@ -65,6 +65,8 @@ public final class LocalStack {
     private final Map<String, Integer> servicePorts = new ConcurrentHashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private Supervisor supervisor;
+    /** Whether PostgreSQL's data existed when this launcher started (the databases remember the chains). */
+    private boolean hadData;
 
     LocalStack(Path stateDir) {
         this.local = stateDir;
@@ -81,6 +83,9 @@ public final class LocalStack {
             case "run" -> {
                 try {
                     stack.run(options);
+                } catch (StateLost e) {
+                    System.err.println("\n" + e.getMessage());
+                    System.exit(1);
                 } catch (Exception | Error e) {
                     // A failed start stops what did start (shutdown hooks) instead of leaving it supervised.
                     e.printStackTrace();
@@ -88,8 +93,9 @@ public final class LocalStack {
                 }
             }
             case "stop" -> stack.stopPrevious(true);
+            case "reset" -> stack.reset();
             default -> {
-                System.err.println("usage: local-stack [run|stop] [--gateway-port N] [--fixed-ports | --any-ports] [--state-dir DIR]");
+                System.err.println("usage: local-stack [run|stop|reset] [--gateway-port N] [--fixed-ports | --any-ports] [--state-dir DIR]");
                 System.exit(2);
             }
         }
@@ -127,6 +133,7 @@ public final class LocalStack {
     void run(Options options) throws Exception {
         Files.createDirectories(logs);
         stopPrevious(false);
+        hadData = Files.isDirectory(data.resolve("postgres"));
         Files.writeString(local.resolve("launcher.pid"), Long.toString(ProcessHandle.current().pid()));
         Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "local-stack-shutdown"));
         ManagedProcess.ownerStopsInOrder(stopped);
@@ -165,12 +172,19 @@ public final class LocalStack {
         int kafkaPort = Integer.parseInt(broker.bootstrapServers().substring(broker.bootstrapServers().lastIndexOf(':') + 1));
         supervised("kafka", broker.process(), () -> KafkaServer.start(data.resolve("kafka"), kafkaPort, logs.resolve("kafka.log")).process());
         env.put("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
+        // A group coordinator that never comes back after an unclean broker restart is healed by a clean one.
+        started.add(new KafkaGroupWatchdog(broker::bootstrapServers, () -> supervisor.current("kafka"), Duration.ofSeconds(120)));
         Map<String, AnvilNode> chains = new LinkedHashMap<>();
-        anvils.forEach((n, f) -> {
-            AnvilNode node = f.join();
-            supervised("anvil-" + n, node.process(), () -> startAnvil(n, node.chainId(), node.port()).process());
-            chains.put(n, node);
-        });
+        try {
+            anvils.forEach((n, f) -> {
+                AnvilNode node = f.join();
+                supervised("anvil-" + n, node, () -> startAnvil(n, node.chainId(), node.port()));
+                chains.put(n, node);
+            });
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof StateLost lost ? lost : e;
+        }
+        saveChainsEvery(chains.keySet(), Duration.ofSeconds(5));
 
         ChainSetup setup = new ChainSetup(local, secrets);
         timed("contracts", () -> {
@@ -257,9 +271,14 @@ public final class LocalStack {
         started.add(() -> supervisor.stop(name));
     }
 
-    private AnvilNode startAnvil(String name, long chainId, int port) throws IOException {
+    /**
+     * Starts a chain on its saved state. A chain whose state is gone or is not the one last saved, while
+     * the databases (which remember its transactions and contracts) are kept, is never replaced by a
+     * fresh chain: the start stops with {@link StateLost}, naming {@code reset}.
+     */
+    AnvilNode startAnvil(String name, long chainId, int port) throws IOException {
         Path state = data.resolve("anvil-" + name + ".json");
-        // A chain killed while dumping leaves a truncated file that anvil refuses: keep it aside, start fresh.
+        boolean remembered = Files.exists(AnvilNode.markFile(state)) || hadData;
         if (Files.exists(state)) {
             boolean readable;
             try {
@@ -268,14 +287,71 @@ public final class LocalStack {
             } catch (IOException e) {
                 readable = false;
             }
+            if (!readable && remembered) {
+                throw new StateLost(name, chainId, "its state file " + state + " is unreadable");
+            }
             if (!readable) {
+                // Nothing else remembers this chain yet (no databases): a fresh chain is consistent.
                 Path aside = state.resolveSibling(state.getFileName() + ".corrupt");
                 Files.move(state, aside, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 System.out.printf("           anvil %s: unreadable state moved to %s; starting the chain fresh%n", name, aside);
             }
+        } else if (remembered) {
+            throw new StateLost(name, chainId, "its state file " + state + " is missing");
         }
         Files.createDirectories(data);
-        return AnvilNode.start(name, chainId, port, 1, state, logs.resolve("anvil-" + name + ".log"));
+        AnvilNode node = AnvilNode.start(name, chainId, port, 1, state, logs.resolve("anvil-" + name + ".log"));
+        String wrong;
+        try {
+            wrong = node.verifyMark();
+        } catch (RuntimeException e) {
+            wrong = "its saved block could not be read: " + e.getMessage();
+        }
+        if (wrong != null) {
+            node.process().stop();
+            throw new StateLost(name, chainId, wrong);
+        }
+        return node;
+    }
+
+    /** A chain whose state is lost while the rest of the stack remembers it. */
+    static final class StateLost extends IllegalStateException {
+        StateLost(String chain, long chainId, String what) {
+            super("anvil " + chain + " (chain " + chainId + "): " + what + ".\n"
+                    + "The databases and Kafka of this stack still hold data that refers to this chain (anchored\n"
+                    + "mandates, invoices and their transfers), so it is not replaced by a fresh chain silently.\n"
+                    + "Put the state file back, or wipe every part's state together and start fresh with\n"
+                    + "    deploy/local/run reset   (add the same --state-dir if you gave one)");
+        }
+    }
+
+    /**
+     * Snapshots every chain's state every {@code period} (atomically: {@link AnvilNode#saveState}), so a
+     * chain killed hard loses at most that much; the ordered stop saves once more before stopping it.
+     */
+    private void saveChainsEvery(java.util.Collection<String> names, Duration period) {
+        var saver = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "anvil-state-saver");
+            t.setDaemon(true);
+            return t;
+        });
+        Map<String, String> lastError = new ConcurrentHashMap<>();
+        saver.scheduleWithFixedDelay(() -> {
+            for (String n : names) {
+                if (supervisor.current("anvil-" + n) instanceof AnvilNode node) {
+                    try {
+                        node.saveState();
+                        lastError.remove(n);
+                    } catch (IOException | RuntimeException e) {
+                        if (!String.valueOf(e.getMessage()).equals(lastError.put(n, String.valueOf(e.getMessage())))) {
+                            System.err.printf("anvil %s: state snapshot failed: %s%n", n, e.getMessage());
+                        }
+                    }
+                }
+            }
+        }, period.toMillis(), period.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        // Registered after the chains: the ordered stop ends the saver before it stops (and saves) them.
+        started.add(saver::shutdownNow);
     }
 
     /** The local Solana chain; its state (accounts, history, clock) is kept in {@code data/solana.json}. */
@@ -471,7 +547,15 @@ public final class LocalStack {
                     System.out.println("stopping the local stack (pid " + pid + ")");
                 }
                 handle.get().destroy();
-                handle.get().onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
+                // The launcher stops its parts in order (services leave their groups, chains save their
+                // state, then Kafka and PostgreSQL): wait for all of it, not a fixed minute.
+                try {
+                    handle.get().onExit().get(4, java.util.concurrent.TimeUnit.MINUTES);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    System.out.println("the local stack (pid " + pid + ") did not stop within 4 minutes; killing it");
+                    handle.get().destroyForcibly();
+                    handle.get().onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+                }
             } else if (verbose) {
                 System.out.println("no running local stack");
             }
@@ -480,13 +564,42 @@ public final class LocalStack {
         }
         Path children = local.resolve("children.pid");
         if (Files.exists(children)) {
+            // Left behind by a launcher that died hard: killed, and waited for, so that the next start finds
+            // their ports and data directories free (a broker still exiting held Kafka's port: issue 16).
+            List<ProcessHandle> left = new ArrayList<>();
             for (String line : Files.readAllLines(children)) {
                 if (!line.isBlank()) {
-                    ProcessHandle.of(Long.parseLong(line.trim())).ifPresent(ProcessHandle::destroyForcibly);
+                    ProcessHandle.of(Long.parseLong(line.trim())).ifPresent(left::add);
+                }
+            }
+            left.forEach(ProcessHandle::destroyForcibly);
+            for (ProcessHandle h : left) {
+                try {
+                    h.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    System.out.println("process " + h.pid() + " did not exit after SIGKILL");
                 }
             }
             Files.delete(children);
         }
+    }
+
+    /**
+     * {@code reset}: stops a running stack, then wipes every part's state together (PostgreSQL, Kafka,
+     * every chain's state and marks, the remembered contract address, stack.env), so the next start
+     * begins consistent and empty. Development secrets ({@code secrets.env}) and logs are kept.
+     */
+    void reset() throws Exception {
+        stopPrevious(true);
+        if (Files.isDirectory(data)) {
+            try (var paths = Files.walk(data)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+        Files.deleteIfExists(local.resolve("stack.env"));
+        System.out.println("wiped " + data + " (databases, Kafka, chains) and stack.env; secrets.env and logs kept");
     }
 
     /** Counted down when {@link #shutdown} has stopped every part in order. */

@@ -3,6 +3,7 @@ package dev.agentpay.localstack;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -87,19 +88,37 @@ public final class ManagedProcess implements Supervisor.Supervised {
         return process.isAlive();
     }
 
-    /** Polite stop (SIGTERM), then SIGKILL after a grace period; descendants too. */
+    /** Polite stop (SIGTERM), then SIGKILL after 15 s; descendants too. */
     @Override
     public void stop() {
+        stop(Duration.ofSeconds(15));
+    }
+
+    /**
+     * SIGTERM to the process and its descendants, then waits up to {@code grace} for all of them to exit
+     * (a descendant still writing its data after its parent left is waited for, not killed at once), and
+     * SIGKILLs what is left.
+     */
+    public void stop(Duration grace) {
         if (!process.isAlive()) {
             return;
         }
         List<ProcessHandle> children = process.descendants().toList();
         process.destroy();
         children.forEach(ProcessHandle::destroy);
+        long deadline = System.nanoTime() + grace.toNanos();
         try {
-            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+            if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
                 process.waitFor(5, TimeUnit.SECONDS);
+            }
+            for (ProcessHandle child : children) {
+                long left = Math.max(0, deadline - System.nanoTime());
+                try {
+                    child.onExit().get(left, TimeUnit.NANOSECONDS);
+                } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                    child.destroyForcibly();
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

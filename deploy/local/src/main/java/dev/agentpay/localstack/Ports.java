@@ -37,6 +37,18 @@ public final class Ports {
         }
     }
 
+    /** Waits until {@code port} can be bound (a process that held it exits); false after {@code timeout}. */
+    public static boolean awaitFree(int port, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!isFree(port)) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            sleep(200);
+        }
+        return true;
+    }
+
     public static boolean listening(int port) {
         try (Socket s = new Socket()) {
             s.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);

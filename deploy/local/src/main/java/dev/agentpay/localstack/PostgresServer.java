@@ -98,6 +98,25 @@ public final class PostgresServer implements AutoCloseable, Supervisor.Supervise
         }
     }
 
+    /**
+     * An outage of one database while the server and the others stay up (fault tests): {@code false}
+     * refuses new connections to {@code name} and ends the open ones; {@code true} lets them in again.
+     */
+    public void allowConnections(String name, boolean allow) {
+        if (!name.matches("[a-z_][a-z0-9_]*")) {
+            throw new IllegalArgumentException("bad database name " + name);
+        }
+        try (Connection c = pg.getPostgresDatabase().getConnection(); Statement st = c.createStatement()) {
+            st.execute("alter database " + name + " allow_connections " + allow);
+            if (!allow) {
+                st.execute("select pg_terminate_backend(pid) from pg_stat_activity where datname = '" + name
+                        + "' and pid <> pg_backend_pid()");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot change connections to " + name, e);
+        }
+    }
+
     public String jdbcUrl(String db) {
         return "jdbc:postgresql://127.0.0.1:" + port() + "/" + db;
     }

@@ -1,46 +1,50 @@
 package dev.agentpay.invoice.messaging;
 
+import dev.agentpay.commons.consumer.Consumer;
+import dev.agentpay.commons.consumer.Consumers;
+import dev.agentpay.commons.consumer.PoisonRecordException;
+import dev.agentpay.commons.consumer.SourceRecord;
 import dev.agentpay.commons.events.ChainTransferEvent;
 import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.Topics;
 import dev.agentpay.invoice.service.SettlementService;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
-import org.jboss.logging.Logger;
 
 /**
  * Consumes {@code chain-transfers}. The returned Uni completes after the effect committed, so the
- * offset is committed only then; a database hiccup is retried with back-off rather than skipped.
+ * offset is committed only then. The platform's consumer discipline ({@link Consumers}): a database away
+ * is waited out however long (never skipped: a skipped transfer is a payment never attributed); a record
+ * no watcher could have written goes to {@link Topics#DLT_INVOICE_CHAIN_TRANSFERS}.
  */
 @ApplicationScoped
 public class ChainTransferConsumer {
 
     /** Incoming channel of {@code chain-transfers}. */
     public static final String CHANNEL = "chain-transfers-in";
-
-    private static final Logger LOG = Logger.getLogger(ChainTransferConsumer.class);
+    static final Consumer DISCIPLINE = new Consumer("invoice-service.chain-transfers", Topics.DLT_INVOICE_CHAIN_TRANSFERS);
 
     @Inject
     SettlementService settlement;
 
+    @Inject
+    Consumers consumers;
+
     @Incoming(CHANNEL)
-    public Uni<Void> onTransfer(String payload) {
+    public Uni<Void> onTransfer(String payload, IncomingKafkaRecordMetadata<String, String> meta) {
+        SourceRecord source = SourceRecord.of(meta, payload);
         ChainTransferEvent event;
         try {
             event = EventCodec.decode(payload, ChainTransferEvent.class);
         } catch (IllegalArgumentException e) {
-            // A record no version of the watcher could have written: keep the partition moving.
-            LOG.errorf("skipping malformed chain-transfers record: %s", e.getMessage());
-            return Uni.createFrom().voidItem();
+            return consumers.deadLetter(DISCIPLINE, source, new PoisonRecordException("undecodable chain transfer: " + e.getMessage(), e));
         }
         if (event.eventId() == null || event.aggregateId() == null || event.amount() == null) {
-            LOG.errorf("skipping chain-transfers record without id, transfer id or amount");
-            return Uni.createFrom().voidItem();
+            return consumers.deadLetter(DISCIPLINE, source, new PoisonRecordException("chain transfer without id, transfer id or amount"));
         }
-        return settlement.apply(event)
-                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).atMost(20)
-                .replaceWithVoid();
+        return consumers.apply(DISCIPLINE, source, () -> settlement.apply(event));
     }
 }

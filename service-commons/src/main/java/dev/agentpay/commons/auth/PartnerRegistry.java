@@ -1,5 +1,10 @@
 package dev.agentpay.commons.auth;
 
+import dev.agentpay.commons.consumer.Consumer;
+import dev.agentpay.commons.consumer.Consumers;
+import dev.agentpay.commons.consumer.PoisonRecordException;
+import dev.agentpay.commons.consumer.SourceRecord;
+
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.PartnerEvent;
 import dev.agentpay.commons.events.Topics;
@@ -44,11 +49,26 @@ public class PartnerRegistry {
     @Inject
     AuthConfig config;
 
+    @Inject
+    Consumers consumers;
+
+    /** The registry as a consumer of the discipline (its poison records: {@link Topics#DLT_PARTNERS}). */
+    static final Consumer CONSUMER = new Consumer("partner-registry", Topics.DLT_PARTNERS);
+
     @Incoming(CHANNEL)
     @Blocking(ordered = true)
     public void onPartner(ConsumerRecord<String, String> record) {
         try {
-            apply(EventCodec.decode(record.value(), PartnerEvent.class));
+            PartnerEvent event;
+            try {
+                event = EventCodec.decode(record.value(), PartnerEvent.class);
+            } catch (RuntimeException e) {
+                // never applicable: kept in the dead-letter topic with the reason, the registry moves on
+                consumers.deadLetter(CONSUMER, SourceRecord.of(record),
+                        new PoisonRecordException("undecodable partner event: " + e.getMessage(), e)).await().indefinitely();
+                return;
+            }
+            apply(event);
         } finally {
             catchUp.processed(record.partition(), record.offset());
         }

@@ -21,11 +21,37 @@ public final class Topics {
     /** The partner registry, compacted, keyed by partner id; produced by mandate-service (partner administration). */
     public static final String PARTNERS = "partners";
 
+    /**
+     * The dead-letter topic of one consumer ({@code dlt.<service>.<topic it reads>}): records it can never
+     * apply (undecodable, invalid), with the reason and their origin in {@code dead-letter-*} headers
+     * (service-commons {@code Consumers}). Kept 30 days for an operator to inspect and replay.
+     */
+    public static String deadLetter(String service, String topic) {
+        return "dlt." + service + "." + topic;
+    }
+
+    public static final String DLT_ANCHOR_MANDATE_EVENTS = deadLetter("anchor-service", MANDATE_EVENTS);
+    public static final String DLT_MANDATE_ANCHOR_RECEIPTS = deadLetter("mandate-service", ANCHOR_RECEIPTS);
+    public static final String DLT_INVOICE_CHAIN_TRANSFERS = deadLetter("invoice-service", CHAIN_TRANSFERS);
+    public static final String DLT_DISCOVERY_MANDATE_EVENTS = deadLetter("discovery-service", MANDATE_EVENTS);
+    public static final String DLT_DISCOVERY_ANCHOR_RECEIPTS = deadLetter("discovery-service", ANCHOR_RECEIPTS);
+    public static final String DLT_DISCOVERY_INVOICE_EVENTS = deadLetter("discovery-service", INVOICE_EVENTS);
+    public static final String DLT_WEBHOOK_MANDATE_EVENTS = deadLetter("webhook-dispatcher", MANDATE_EVENTS);
+    public static final String DLT_WEBHOOK_INVOICE_EVENTS = deadLetter("webhook-dispatcher", INVOICE_EVENTS);
+    public static final String DLT_WEBHOOK_PLATFORM_EVENTS = deadLetter("webhook-dispatcher", PLATFORM_EVENTS);
+    public static final String DLT_WATCHER_INVOICE_EVENTS = deadLetter("settlement-watcher", INVOICE_EVENTS);
+    public static final String DLT_PARTNERS = deadLetter("all-services", PARTNERS);
+
     /** Partitions and clean-up policy of one topic; the launcher, the tests and the Helm chart create topics from this. */
     public record TopicSpec(String name, int partitions, boolean compacted, long retentionMs) {
     }
 
     private static final long SEVEN_DAYS_MS = 7L * 24 * 3600 * 1000;
+    private static final long THIRTY_DAYS_MS = 30L * 24 * 3600 * 1000;
+
+    private static TopicSpec dlt(String name) {
+        return new TopicSpec(name, 1, false, THIRTY_DAYS_MS);
+    }
 
     /** All topics with their production settings. */
     public static final List<TopicSpec> ALL = List.of(
@@ -34,7 +60,18 @@ public final class Topics {
             new TopicSpec(CHAIN_TRANSFERS, 6, false, SEVEN_DAYS_MS),
             new TopicSpec(INVOICE_EVENTS, 6, false, SEVEN_DAYS_MS),
             new TopicSpec(PLATFORM_EVENTS, 1, false, SEVEN_DAYS_MS),
-            new TopicSpec(PARTNERS, 1, true, -1));
+            new TopicSpec(PARTNERS, 1, true, -1),
+            dlt(DLT_ANCHOR_MANDATE_EVENTS),
+            dlt(DLT_MANDATE_ANCHOR_RECEIPTS),
+            dlt(DLT_INVOICE_CHAIN_TRANSFERS),
+            dlt(DLT_DISCOVERY_MANDATE_EVENTS),
+            dlt(DLT_DISCOVERY_ANCHOR_RECEIPTS),
+            dlt(DLT_DISCOVERY_INVOICE_EVENTS),
+            dlt(DLT_WEBHOOK_MANDATE_EVENTS),
+            dlt(DLT_WEBHOOK_INVOICE_EVENTS),
+            dlt(DLT_WEBHOOK_PLATFORM_EVENTS),
+            dlt(DLT_WATCHER_INVOICE_EVENTS),
+            dlt(DLT_PARTNERS));
 
     private Topics() {
     }

@@ -3,18 +3,22 @@ package dev.agentpay.settlement.messaging;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.chains.ChainTable;
+import dev.agentpay.commons.consumer.Consumer;
+import dev.agentpay.commons.consumer.Consumers;
+import dev.agentpay.commons.consumer.PoisonRecordException;
+import dev.agentpay.commons.consumer.SourceRecord;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
+import dev.agentpay.commons.events.Topics;
 import dev.agentpay.settlement.repository.DepositRepository;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
-import org.jboss.logging.Logger;
 
 /**
  * Learns the invoices' own deposit addresses from {@code invoice.created} on {@code invoice-events}
@@ -27,31 +31,33 @@ public class InvoiceCreatedConsumer {
     /** Incoming channel of {@code invoice-events}. */
     public static final String CHANNEL = "deposit-addresses-in";
 
-    private static final Logger LOG = Logger.getLogger(InvoiceCreatedConsumer.class);
-
     @Inject
     DepositRepository deposits;
 
     @Inject
     ChainTable chains;
 
+    @Inject
+    Consumers consumers;
+
+    static final Consumer DISCIPLINE = new Consumer("settlement-watcher-deposits", Topics.DLT_WATCHER_INVOICE_EVENTS);
+
     @Incoming(CHANNEL)
-    public Uni<Void> onInvoiceEvent(String payload) {
+    public Uni<Void> onInvoiceEvent(String payload, IncomingKafkaRecordMetadata<String, String> meta) {
+        SourceRecord source = SourceRecord.of(meta, payload);
         Optional<DepositRepository.NewDeposit> d;
         try {
             d = deposit(EventCodec.decode(payload, InvoiceEvent.class));
         } catch (RuntimeException e) {
-            // A record no version of invoice-service could have written: keep the partition moving.
-            LOG.errorf("skipping malformed invoice-events record: %s", e.getMessage());
-            return Uni.createFrom().voidItem();
+            // A record no version of invoice-service could have written: set aside with its reason.
+            return consumers.deadLetter(DISCIPLINE, source, new PoisonRecordException("malformed invoice-events record: " + e.getMessage(), e));
         }
         if (d.isEmpty() || isSellerWallet(d.get())) {
             // invoices created before per-invoice addresses announced the shared seller wallet: never watched
             return Uni.createFrom().voidItem();
         }
-        return deposits.register(d.get())
-                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).atMost(20)
-                .replaceWithVoid();
+        // a database away is waited out however long: a deposit address never registered is a payment never seen
+        return consumers.apply(DISCIPLINE, source, () -> deposits.register(d.get()));
     }
 
     private boolean isSellerWallet(DepositRepository.NewDeposit d) {

@@ -1,0 +1,186 @@
+package dev.agentpay.commons.consumer;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.jboss.logging.Logger;
+
+/**
+ * The one discipline of every Kafka consumer of the platform.
+ * <ul>
+ * <li>Applying a record (or a batch) is retried <b>without limit</b> while it fails: a database or a
+ * downstream away for minutes is waited out, the offset does not move, nothing is skipped and the channel
+ * never fails (a bounded retry used to fail the channel for good: issue 16). The wait starts at
+ * {@code platform.consumers.initial-backoff} and doubles up to {@code max-backoff}; every failed try counts
+ * in {@code consumer.retries{consumer}}; the first failure, every tenth and the recovery are logged.</li>
+ * <li>A record that can never succeed (undecodable, invalid: {@link PoisonRecordException}) goes to the
+ * consumer's dead-letter topic with the reason and its origin in headers, and the consumer moves on; the
+ * send is awaited (the offset commits only after Kafka has the dead letter) and counted in
+ * {@code consumer.dead.letters{consumer}}. Nothing is dropped silently.</li>
+ * <li>A consumer retrying one record for longer than {@code stall-after} is reported by the readiness
+ * check {@code consumers} (DOWN, with the consumer, since when and the last error) until it moves again;
+ * {@code consumer.stalled.seconds{consumer}} says how long.</li>
+ * </ul>
+ * The connector's own unacknowledged-record watchdog ({@code throttled.unprocessed-record-max-age.ms})
+ * is off for the same reason (it failed the channel after 60 s of a database outage); the stall check
+ * replaces it.
+ */
+@ApplicationScoped
+public class Consumers {
+
+    /** Channel of dead letters; each record names its topic. */
+    public static final String DEAD_LETTER_CHANNEL = "dead-letters-out";
+    public static final String H_REASON = "dead-letter-reason";
+    public static final String H_CAUSE = "dead-letter-cause";
+    public static final String H_CONSUMER = "dead-letter-consumer";
+    public static final String H_TOPIC = "dead-letter-topic";
+    public static final String H_PARTITION = "dead-letter-partition";
+    public static final String H_OFFSET = "dead-letter-offset";
+    public static final String H_AT = "dead-letter-at";
+
+    private static final Logger LOG = Logger.getLogger(Consumers.class);
+
+    /** A consumer's current run of failures. */
+    public record Stall(Instant since, long attempts, String lastError) {
+    }
+
+    @Inject
+    ConsumerConfig config;
+
+    @Inject
+    MeterRegistry registry;
+
+    @Inject
+    @Channel(DEAD_LETTER_CHANNEL)
+    MutinyEmitter<String> deadLetters;
+
+    private final Map<String, Stall> stalls = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> deadLettered = new ConcurrentHashMap<>();
+
+    /**
+     * Applies {@code work} until it succeeds: every failure but {@link PoisonRecordException} is
+     * transient and retried with back-off, for ever. A poison failure is passed on to the caller.
+     */
+    public <T> Uni<T> untilApplied(Consumer consumer, Supplier<? extends Uni<? extends T>> work) {
+        Objects.requireNonNull(consumer);
+        return Uni.createFrom().<T>deferred(work::get)
+                .onFailure(e -> !(e instanceof PoisonRecordException)).invoke(e -> failed(consumer, e))
+                .onFailure(e -> !(e instanceof PoisonRecordException)).retry()
+                .withBackOff(config.initialBackoff(), config.maxBackoff()).indefinitely()
+                .invoke(x -> recovered(consumer));
+    }
+
+    /**
+     * Applies one record's {@code work} until it succeeds ({@link #untilApplied}); when it turns out to be
+     * poison, dead-letters the record instead.
+     */
+    public Uni<Void> apply(Consumer consumer, SourceRecord record, Supplier<? extends Uni<?>> work) {
+        return untilApplied(consumer, work).replaceWithVoid()
+                .onFailure(PoisonRecordException.class).recoverWithUni(e -> deadLetter(consumer, record, e));
+    }
+
+    /**
+     * Sends {@code record} to the consumer's dead-letter topic with {@code reason}; completes once Kafka
+     * has it (a broker away is waited out like any transient failure).
+     */
+    public Uni<Void> deadLetter(Consumer consumer, SourceRecord record, Throwable reason) {
+        String why = reason.getMessage() == null ? reason.getClass().getSimpleName() : reason.getMessage();
+        counter("consumer.dead.letters", consumer).increment();
+        deadLettered.computeIfAbsent(consumer.name(), n -> new AtomicLong()).incrementAndGet();
+        LOG.errorf("consumer %s: record %s-%d@%d can never be applied (%s); sent to %s", consumer.name(), record.topic(),
+                record.partition(), record.offset(), why, consumer.deadLetterTopic());
+        return untilApplied(consumer, () -> deadLetters.sendMessage(message(consumer, record, why, reason)));
+    }
+
+    private static Message<String> message(Consumer consumer, SourceRecord record, String why, Throwable reason) {
+        RecordHeaders headers = new RecordHeaders();
+        if (record.headers() != null) {
+            for (Header h : record.headers()) {
+                if (!h.key().startsWith("dead-letter-")) {
+                    headers.add(h.key(), h.value());
+                }
+            }
+        }
+        put(headers, H_REASON, why);
+        put(headers, H_CAUSE, (reason.getCause() != null ? reason.getCause() : reason).getClass().getName());
+        put(headers, H_CONSUMER, consumer.name());
+        put(headers, H_TOPIC, record.topic());
+        put(headers, H_PARTITION, Integer.toString(record.partition()));
+        put(headers, H_OFFSET, Long.toString(record.offset()));
+        put(headers, H_AT, Instant.now().toString());
+        OutgoingKafkaRecordMetadata<String> meta = OutgoingKafkaRecordMetadata.<String>builder()
+                .withTopic(consumer.deadLetterTopic())
+                .withKey(record.key())
+                .withHeaders(headers)
+                .build();
+        return Message.of(record.payload() == null ? "" : record.payload()).addMetadata(meta);
+    }
+
+    private static void put(RecordHeaders headers, String key, String value) {
+        if (value != null) {
+            headers.add(key, value.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private void failed(Consumer consumer, Throwable e) {
+        counter("consumer.retries", consumer).increment();
+        Stall s = stalls.compute(consumer.name(), (n, old) -> old == null
+                ? new Stall(Instant.now(), 1, String.valueOf(e.getMessage()))
+                : new Stall(old.since(), old.attempts() + 1, String.valueOf(e.getMessage())));
+        registry.gauge("consumer.stalled.seconds", io.micrometer.core.instrument.Tags.of("consumer", consumer.name()),
+                this, c -> c.stalledSeconds(consumer.name()));
+        if (s.attempts() == 1 || s.attempts() % 10 == 0) {
+            LOG.warnf("consumer %s: applying failed (try %d, since %s), retrying with back-off: %s", consumer.name(),
+                    s.attempts(), s.since(), e.getMessage());
+        }
+    }
+
+    private void recovered(Consumer consumer) {
+        Stall s = stalls.remove(consumer.name());
+        if (s != null) {
+            LOG.infof("consumer %s: applied again after %d failed tries in %.1f s", consumer.name(), s.attempts(),
+                    Duration.between(s.since(), Instant.now()).toMillis() / 1000.0);
+        }
+    }
+
+    private Counter counter(String name, Consumer consumer) {
+        return registry.counter(name, "consumer", consumer.name());
+    }
+
+    double stalledSeconds(String consumer) {
+        Stall s = stalls.get(consumer);
+        return s == null ? 0 : Duration.between(s.since(), Instant.now()).toMillis() / 1000.0;
+    }
+
+    /** Consumers failing right now, by name. */
+    public Map<String, Stall> stalls() {
+        return Map.copyOf(stalls);
+    }
+
+    /** Records dead-lettered since start, by consumer. */
+    public Map<String, Long> deadLettered() {
+        Map<String, Long> m = new java.util.TreeMap<>();
+        deadLettered.forEach((k, v) -> m.put(k, v.get()));
+        return m;
+    }
+
+    Duration stallAfter() {
+        return config.stallAfter();
+    }
+}
