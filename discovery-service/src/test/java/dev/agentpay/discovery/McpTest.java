@@ -272,6 +272,30 @@ class McpTest {
     }
 
     @Test
+    void theAnonymousMcpEndpointTakes64KiBWhileTheAdminPublishTakesMore() throws Exception {
+        String padded = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"_meta\":{\"pad\":\"" + "x".repeat(70 * 1024) + "\"}}}";
+        rpc(padded).then().statusCode(413).body("error.code", equalTo("payload_too_large"))
+                .body("error.message", org.hamcrest.Matchers.containsString("65536"));
+        String fits = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"_meta\":{\"pad\":\"" + "x".repeat(60 * 1024) + "\"}}}";
+        rpc(fits).then().statusCode(200);
+        // a chunked body (no length) cannot be counted before Quarkus buffers it: refused on the small routes
+        java.net.http.HttpResponse<String> chunked = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1)
+                .build().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://localhost:" + io.restassured.RestAssured.port + "/disco/mcp"))
+                        .header("Content-Type", "application/json")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
+                                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".getBytes()))).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(chunked.statusCode()).isEqualTo(411);
+        assertThat(chunked.body()).contains("length_required");
+        // the publish route takes 8 MiB, from the admin only: an anonymous large body is refused before it is read
+        String big = "{\"pad\":\"" + "x".repeat(200 * 1024) + "\"}";
+        given().contentType("application/json").body(big).post("/disco/benchmark/publish").then().statusCode(401)
+                .body("error.code", equalTo("unauthorized"));
+        given().contentType("application/json").header("x-admin-key", UpstreamStubResource.AdminKey.VALUE).body(big)
+                .post("/disco/benchmark/publish").then().statusCode(400);
+    }
+
+    @Test
     void x402ToolsWithoutPaymentReturnThePaymentRequiredObject() throws Exception {
         JsonNode r = call("service_create_invoice", Map.of("issuer", "seller", "recipient", "buyer", "email", "b@example.com", "amount", 0.01));
         assertThat(r.get("isError").asBoolean()).isTrue();

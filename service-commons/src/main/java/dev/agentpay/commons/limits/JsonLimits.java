@@ -67,6 +67,11 @@ public class JsonLimits implements ObjectMapperCustomizer {
         }
     }
 
+    /** The configured parser limits, for a mapper that changes one of them (a deeper nesting, say). */
+    public static StreamReadConstraints constraints() {
+        return constraints(config());
+    }
+
     static StreamReadConstraints constraints(Config config) {
         return StreamReadConstraints.builder()
                 .maxNestingDepth(value(config, "platform.json.max-nesting-depth", DEFAULT_MAX_NESTING_DEPTH))
