@@ -91,7 +91,7 @@ class TracingTest {
                 .post("/v1/mandates");
         r.then().statusCode(201);
         String answer = r.header("traceresponse");
-        assertThat(answer).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-01").doesNotContain(traceId);
+        assertThat(answer).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}").doesNotContain(traceId);
         String ours = answer.substring(3, 35);
         assertThat(outboxTraceparent(r.path("data.mandate_id"))).startsWith("00-" + ours + "-");
     }
