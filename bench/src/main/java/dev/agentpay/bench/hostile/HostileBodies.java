@@ -171,11 +171,13 @@ public final class HostileBodies {
         return sb.append(t.suffix()).toString().getBytes(StandardCharsets.UTF_8);
     }
 
+    /** This checkout's services only (other stacks may run on the machine): the launcher names each jar by its absolute path. */
     static Map<String, Long> pids() {
         Map<String, Long> out = new LinkedHashMap<>();
+        String root = Path.of("").toAbsolutePath().normalize() + "/";
         ProcessHandle.allProcesses().forEach(p -> p.info().commandLine().ifPresent(cmd -> {
             for (String s : SERVICES) {
-                if (cmd.contains(s + "/target/quarkus-app/quarkus-run.jar")) {
+                if (cmd.contains(root + s + "/target/quarkus-app/quarkus-run.jar")) {
                     out.putIfAbsent(s, p.pid());
                 }
             }

@@ -23,7 +23,7 @@ final class GatewayClientGuard {
 
         static Limits fromEnvironment() {
             return new Limits(env("GATEWAY_HEADER_TIMEOUT_MS", 10_000), env("GATEWAY_BODY_TIMEOUT_MS", 30_000),
-                    env("GATEWAY_KEEP_ALIVE_TIMEOUT_MS", 120_000), (int) env("GATEWAY_MAX_CONNECTIONS_PER_CLIENT", 256));
+                    env("GATEWAY_KEEP_ALIVE_TIMEOUT_MS", 120_000), (int) env("GATEWAY_MAX_CONNECTIONS_PER_CLIENT", 1024));
         }
 
         private static long env(String name, long fallback) {
