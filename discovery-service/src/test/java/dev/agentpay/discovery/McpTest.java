@@ -231,6 +231,31 @@ class McpTest {
         assertThat(stub.seen("POST", "/api/x402/settle")).hasSize(settles);
     }
 
+    /** The platform's log rule is wired: the console handler of the running application filters through LogSafeFilter. */
+    @Test
+    void theConsoleLogPassesEveryRecordThroughTheLogSafeFilter() {
+        java.util.List<java.util.logging.Filter> filters = new java.util.ArrayList<>();
+        java.util.ArrayDeque<java.util.logging.Handler> todo = new java.util.ArrayDeque<>(
+                java.util.List.of(java.util.logging.Logger.getLogger("").getHandlers()));
+        while (!todo.isEmpty()) {
+            java.util.logging.Handler h = todo.pop();
+            if (h.getFilter() != null) {
+                filters.add(h.getFilter());
+            }
+            if (h instanceof org.jboss.logmanager.ExtHandler ext) {
+                todo.addAll(java.util.List.of(ext.getHandlers()));
+            }
+        }
+        // whatever composite Quarkus builds around it, a record passing the handlers' filters comes out safe
+        org.jboss.logmanager.ExtLogRecord r = new org.jboss.logmanager.ExtLogRecord(java.util.logging.Level.WARNING,
+                "probe %s", org.jboss.logmanager.ExtLogRecord.FormatStyle.PRINTF, McpTest.class.getName());
+        r.setParameters(new Object[] {UpstreamStub.API_KEY + "\n12:00:00.000 INFO  forged"});
+        assertThat(filters).isNotEmpty();
+        filters.forEach(f -> f.isLoggable(r));
+        assertThat(r.getFormattedMessage()).doesNotContain(UpstreamStub.API_KEY).doesNotContain("\n")
+                .isEqualTo("probe sk_abab***\\n12:00:00.000 INFO  forged");
+    }
+
     @Test
     void idPatternsAreAnchoredAtTheVeryEnd() throws Exception {
         UpstreamStub stub = UpstreamStubResource.stub();
