@@ -203,6 +203,53 @@ class FuzzIT {
         assertThat(failures).isEmpty();
     }
 
+    /**
+     * Header values the Java client will not send (control characters, DEL, bytes above 0x7f, a bare CR
+     * carrying a forged line), over a raw socket through the gateway into every header a service reads
+     * (x-api-key, X-PAYMENT, Idempotency-Key, traceparent, X-Forwarded-For): a 4xx or a refusal of the
+     * connection, never a 5xx, and the forged line never starts a log line (checked after the suite).
+     */
+    @Test
+    void rawHeaderValuesWithControlCharactersNeverReach5xxOrALogLine() throws Exception {
+        String forged = "16:41:00.000 INFO  traceId= spanId= [io.quarkus] (main) FORGED-HEADER-" + java.util.UUID.randomUUID();
+        LogEvidence.forgedLine("forged by a header value", forged);
+        java.net.URI gw = URI.create(base);
+        List<String> failures = new ArrayList<>();
+        String[] values = {apiKey + "\u0001", apiKey + "\u007f", apiKey + "\u00ff", "x\r" + forged, "x\u0000y", "\u0085x"};
+        String[][] targets = {
+                {"POST", "/v1/mandates", "x-api-key"}, {"POST", "/api/x402/settle", "X-PAYMENT"},
+                {"POST", "/v1/invoices", "Idempotency-Key"}, {"GET", "/v1/public/mandates/" + signedMandate, "traceparent"},
+                {"POST", "/disco/mcp", "X-Forwarded-For"}};
+        for (String[] t : targets) {
+            for (String v : values) {
+                byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+                String head = t[0] + " " + t[1] + " HTTP/1.1\r\nHost: " + gw.getHost() + ":" + gw.getPort() + "\r\n"
+                        + "Content-Type: application/json\r\nConnection: close\r\n"
+                        + (t[2].equals("x-api-key") ? "" : "x-api-key: " + apiKey + "\r\n")
+                        + t[2] + ": " + v + "\r\nContent-Length: " + (t[0].equals("GET") ? 0 : body.length) + "\r\n\r\n";
+                String answer;
+                try (java.net.Socket s = new java.net.Socket(gw.getHost(), gw.getPort())) {
+                    s.setSoTimeout(10_000);
+                    s.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
+                    if (!t[0].equals("GET")) {
+                        s.getOutputStream().write(body);
+                    }
+                    answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                } catch (java.net.SocketTimeoutException e) {
+                    failures.add("HANG " + t[0] + " " + t[1] + " " + t[2]);
+                    continue;
+                } catch (java.io.IOException e) {
+                    continue; // the connection refused outright: acceptable
+                }
+                if (answer.startsWith("HTTP/1.1 5") || answer.startsWith("HTTP/1.0 5")) {
+                    failures.add(answer.substring(0, Math.min(120, answer.length())).replace(apiKey, "<key>") + " for " + t[0] + " " + t[1]
+                            + " " + t[2] + "=" + v.replace(apiKey, "<key>").replace("\r", "\\r"));
+                }
+            }
+        }
+        assertThat(failures).isEmpty();
+    }
+
     private static void expectArgumentRefused(List<String> failures, String argument, String tool, Map<String, Object> args, int n)
             throws Exception {
         HttpResponse<String> r = mcp(JSON.writeValueAsString(map("jsonrpc", "2.0", "id", 7, "method", "tools/call",
