@@ -206,6 +206,121 @@ class McpTest {
     }
 
     @Test
+    void headerBoundArgumentsWithControlCharactersAreRefusedNamingTheArgument() throws Exception {
+        UpstreamStub stub = UpstreamStubResource.stub();
+        String id = stub.mandate("signed_by_both");
+        int disputes = stub.seen("POST", "/v1/mandates/" + id + "/dispute").size();
+        for (String key : new String[] {UpstreamStub.API_KEY + "\n", UpstreamStub.API_KEY + "\r\n", "sk_\u0000" + "a".repeat(63),
+                "sk_" + "a".repeat(63) + "\u0007", "sk_" + "a".repeat(63) + "\u007f", " " + UpstreamStub.API_KEY, "sk_ü"}) {
+            JsonNode r = call("service_dispute_open", Map.of("mandate_id", id, "reason", "work was never delivered", "api_key", key));
+            assertThat(r.get("isError").asBoolean()).as(key).isTrue();
+            assertThat(r.at("/structuredContent/error/code").asText()).isEqualTo("invalid_arguments");
+            assertThat(r.at("/content/1/text").asText()).contains("api_key:").doesNotContain(UpstreamStub.API_KEY);
+        }
+        assertThat(stub.seen("POST", "/v1/mandates/" + id + "/dispute")).hasSize(disputes);
+
+        int settles = stub.seen("POST", "/api/x402/settle").size();
+        for (String proof : new String[] {"eyJ4\n16:40:00.000 INFO  [i.q.Application] forged", "eyJ4\r", "eyJ4 eyJ4", "eyJ4\u0000"}) {
+            JsonNode r = call("service_settle_invoice", Map.of("invoice_id", "6f1c2b1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b", "x_payment", proof));
+            assertThat(r.get("isError").asBoolean()).isTrue();
+            assertThat(r.at("/structuredContent/error/code").asText()).isEqualTo("invalid_arguments");
+            assertThat(r.at("/content/1/text").asText()).contains("x_payment:");
+        }
+        JsonNode tooLong = call("service_settle_invoice", Map.of("invoice_id", "6f1c2b1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b", "x_payment", "A".repeat(16385)));
+        assertThat(tooLong.at("/content/1/text").asText()).contains("x_payment: must be at most 16384 characters");
+        assertThat(stub.seen("POST", "/api/x402/settle")).hasSize(settles);
+    }
+
+    /** The platform's log rule is wired: the console handler of the running application filters through LogSafeFilter. */
+    @Test
+    void theConsoleLogPassesEveryRecordThroughTheLogSafeFilter() {
+        java.util.List<java.util.logging.Filter> filters = new java.util.ArrayList<>();
+        java.util.ArrayDeque<java.util.logging.Handler> todo = new java.util.ArrayDeque<>(
+                java.util.List.of(java.util.logging.Logger.getLogger("").getHandlers()));
+        while (!todo.isEmpty()) {
+            java.util.logging.Handler h = todo.pop();
+            if (h.getFilter() != null) {
+                filters.add(h.getFilter());
+            }
+            if (h instanceof org.jboss.logmanager.ExtHandler ext) {
+                todo.addAll(java.util.List.of(ext.getHandlers()));
+            }
+        }
+        // whatever composite Quarkus builds around it, a record passing the handlers' filters comes out safe
+        org.jboss.logmanager.ExtLogRecord r = new org.jboss.logmanager.ExtLogRecord(java.util.logging.Level.WARNING,
+                "probe %s", org.jboss.logmanager.ExtLogRecord.FormatStyle.PRINTF, McpTest.class.getName());
+        r.setParameters(new Object[] {UpstreamStub.API_KEY + "\n12:00:00.000 INFO  forged"});
+        assertThat(filters).isNotEmpty();
+        filters.forEach(f -> f.isLoggable(r));
+        assertThat(r.getFormattedMessage()).doesNotContain(UpstreamStub.API_KEY).doesNotContain("\n")
+                .isEqualTo("probe sk_abab***\\n12:00:00.000 INFO  forged");
+    }
+
+    @Test
+    void idPatternsAreAnchoredAtTheVeryEnd() throws Exception {
+        UpstreamStub stub = UpstreamStubResource.stub();
+        String id = stub.mandate("signed_by_both");
+        JsonNode r = call("service_query_mandate", Map.of("mandate_id", id + "\n"));
+        assertThat(r.at("/structuredContent/error/code").asText()).isEqualTo("invalid_arguments");
+        assertThat(r.at("/content/1/text").asText()).contains("mandate_id: does not have the expected form");
+        JsonNode s = call("service_settle_invoice", Map.of("invoice_id", "6f1c2b1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b\n"));
+        assertThat(s.at("/structuredContent/error/code").asText()).isEqualTo("invalid_arguments");
+        assertThat(call("service_query_mandate", Map.of("mandate_id", id)).get("isError").asBoolean()).isFalse();
+    }
+
+    @Test
+    void hugeAndTinyNumbersAreCleanErrorsNever500() throws Exception {
+        for (String amount : new String[] {"1e400", "-1e400", "1e-400", "1" + "0".repeat(99), "0"}) {
+            Response r = rpc("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"service_create_invoice\","
+                    + "\"arguments\":{\"issuer\":\"s\",\"recipient\":\"b\",\"amount\":" + amount + "}}}");
+            assertThat(r.statusCode()).as(amount).isEqualTo(200);
+            JsonNode result = M.readTree(r.asString()).get("result");
+            // refused here (not > 0) or by invoice-service (the stub answers 402 for a call without payment)
+            assertThat(result.get("isError").asBoolean()).as(amount).isTrue();
+        }
+        Response tooLong = rpc("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"service_create_invoice\","
+                + "\"arguments\":{\"amount\":1" + "0".repeat(100) + "}}}");
+        tooLong.then().statusCode(400).body("error.code", equalTo(-32700));
+        assertThat(tooLong.asString()).contains("JSON limit");
+    }
+
+    @Test
+    void duplicateKeysAreRefusedAtEveryDepth() {
+        for (String body : new String[] {
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"service_get_pricing\",\"name\":\"service_dispute_open\"}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"service_create_invoice\",\"arguments\":{\"amount\":1,\"amount\":1000}}}"}) {
+            Response r = rpc(body);
+            r.then().statusCode(400).body("error.code", equalTo(-32700));
+            assertThat(r.asString()).contains("repeats the key");
+        }
+    }
+
+    @Test
+    void theAnonymousMcpEndpointTakes64KiBWhileTheAdminPublishTakesMore() throws Exception {
+        String padded = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"_meta\":{\"pad\":\"" + "x".repeat(70 * 1024) + "\"}}}";
+        rpc(padded).then().statusCode(413).body("error.code", equalTo("payload_too_large"))
+                .body("error.message", org.hamcrest.Matchers.containsString("65536"));
+        String fits = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"_meta\":{\"pad\":\"" + "x".repeat(60 * 1024) + "\"}}}";
+        rpc(fits).then().statusCode(200);
+        // a chunked body (no length) cannot be counted before Quarkus buffers it: refused on the small routes
+        java.net.http.HttpResponse<String> chunked = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1)
+                .build().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://localhost:" + io.restassured.RestAssured.port + "/disco/mcp"))
+                        .header("Content-Type", "application/json")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
+                                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".getBytes()))).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(chunked.statusCode()).isEqualTo(411);
+        assertThat(chunked.body()).contains("length_required");
+        // the publish route takes 8 MiB, from the admin only: an anonymous large body is refused before it is read
+        String big = "{\"pad\":\"" + "x".repeat(200 * 1024) + "\"}";
+        given().contentType("application/json").body(big).post("/disco/benchmark/publish").then().statusCode(401)
+                .body("error.code", equalTo("unauthorized"));
+        given().contentType("application/json").header("x-admin-key", UpstreamStubResource.AdminKey.VALUE).body(big)
+                .post("/disco/benchmark/publish").then().statusCode(400);
+    }
+
+    @Test
     void x402ToolsWithoutPaymentReturnThePaymentRequiredObject() throws Exception {
         JsonNode r = call("service_create_invoice", Map.of("issuer", "seller", "recipient", "buyer", "email", "b@example.com", "amount", 0.01));
         assertThat(r.get("isError").asBoolean()).isTrue();

@@ -69,6 +69,9 @@ class CanonicalVectorsHttpTest {
                 }
             }
             assertThat(failures).isEmpty();
+            // both kinds are among the vectors (the test can tell them apart)
+            assertThat(accepted.get()).isGreaterThanOrEqualTo(150);
+            assertThat(refused.get()).isGreaterThanOrEqualTo(3);
         } finally {
             pool.shutdown();
         }
@@ -81,6 +84,14 @@ class CanonicalVectorsHttpTest {
         String body = "{\"proposer\":\"" + PROPOSER + "\",\"counterparty\":\"" + COUNTERPARTY + "\",\"scope\":\"" + SCOPE
                 + "\",\"expiry\":\"" + expiry + "\",\"terms\":" + v.get("terms").asText() + "}";
         HttpResponse<String> created = send(p, "POST", "/v1/mandates", body);
+        String refusal = expectedRefusal(v.get("terms").asText(), canonicalTerms);
+        if (refusal != null) {
+            // terms JavaScript would read differently from the text sent: refused, never signed as something else
+            String code = created.statusCode() == 400 ? JSON.readTree(created.body()).at("/error/code").asText() : "";
+            refused.incrementAndGet();
+            return code.equals(refusal) ? null : name + ": expected 400 " + refusal + ", got " + created.statusCode() + " " + created.body();
+        }
+        accepted.incrementAndGet();
         if (created.statusCode() != 201) {
             return name + ": create " + created.statusCode() + " " + created.body();
         }
@@ -109,6 +120,41 @@ class CanonicalVectorsHttpTest {
             return name + ": stored terms or hash differ: " + got;
         }
         return null;
+    }
+
+    private final java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+
+    private static final ObjectMapper STRICT = com.fasterxml.jackson.databind.json.JsonMapper.builder(
+                    com.fasterxml.jackson.core.JsonFactory.builder().streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints
+                            .builder().maxNumberLength(100).maxNestingDepth(1000).build()).build())
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+            .build();
+
+    /**
+     * The error code a vector's terms must get, or {@code null} when they are accepted: a key repeated in
+     * one object or a number of more than 100 characters is {@code invalid_json}; terms whose numbers
+     * differ in value from the ones in the Node-computed canonical terms (1e400 printed as null, a
+     * 30-digit integer rounded) are a {@code validation_error}.
+     */
+    private static String expectedRefusal(String terms, String canonicalTerms) {
+        JsonNode sent;
+        try {
+            sent = STRICT.readTree(terms);
+        } catch (Exception e) {
+            return "invalid_json";
+        }
+        JsonNode canonical;
+        try {
+            canonical = STRICT.readTree(canonicalTerms);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        java.util.Comparator<JsonNode> byValue = (a, b) -> a.isNumber() && b.isNumber()
+                ? a.decimalValue().compareTo(b.decimalValue()) : a.equals(b) ? 0 : 1;
+        return sent.equals(byValue, canonical) ? null : "validation_error";
     }
 
     private HttpResponse<String> send(TestPartner p, String method, String path, String body) throws Exception {

@@ -187,6 +187,54 @@ class MandateErrorsTest {
                 .statusCode(201);
     }
 
+    /** Party names follow a character policy: NFC, no controls, no bidi or zero-width characters (README). */
+    @Test
+    void partyNamesWithInvisibleOrUnnormalizedCharactersAreRefused() {
+        String head = "{\"scope\":\"s\",\"terms\":{\"a\":1},\"expiry\":\"" + Api.inDays(1) + "\",";
+        for (String field : List.of("proposer", "counterparty")) {
+            String other = field.equals("proposer") ? "counterparty" : "proposer";
+            for (String name : List.of("pay\\u202eeulav", "ab\\u200bc", "ab\\u2066c", "a\\u0007b", "a\\nb", "a\\u0085b",
+                    "a\\u2028b", "\\ufeffab", "e\\u0301te")) {
+                partner.as().contentType(ContentType.JSON).body(head + "\"" + other + "\":\"ok\",\"" + field + "\":\"" + name + "\"}")
+                        .post("/v1/mandates").then().statusCode(400).body("error.code", equalTo("validation_error"))
+                        .body("error.message", startsWith(field + ": "));
+            }
+        }
+        // composed accents, other scripts and emoji are names like any other
+        String id = partner.as().contentType(ContentType.JSON)
+                .body(head + "\"proposer\":\"Ren\u00e9e \u5c71\u7530 \ud83d\ude00\",\"counterparty\":\"\u05e9\u05dc\u05d5\u05dd\"}")
+                .post("/v1/mandates").then().statusCode(201).extract().path("data.mandate_id");
+        given().get("/v1/public/mandates/" + id).then().statusCode(200);
+    }
+
+    /**
+     * Numbers in terms keep their value through the canonical encoding (JavaScript doubles) or the
+     * request is refused naming the number; more than 100 characters is refused by the parser; a key
+     * repeated at any depth is refused.
+     */
+    @Test
+    void termsNumbersThatWouldChangeAndDuplicateKeysAreRefused() {
+        String head = "{\"proposer\":\"p\",\"counterparty\":\"c\",\"scope\":\"s\",\"expiry\":\"" + Api.inDays(1) + "\",\"terms\":";
+        for (String terms : List.of("{\"a\":1e400}", "{\"a\":-1e400}", "{\"a\":1e-400}", "{\"a\":{\"b\":[1,123456789012345678901234567890]}}",
+                "{\"a\":9007199254740993}", "{\"a\":0.1000000000000000055511151231257827}")) {
+            partner.as().contentType(ContentType.JSON).body(head + terms + "}").post("/v1/mandates").then().statusCode(400)
+                    .body("error.code", equalTo("validation_error")).body("error.message", startsWith("terms.a"));
+        }
+        partner.as().contentType(ContentType.JSON).body(head + "{\"a\":1" + "0".repeat(100) + "}}").post("/v1/mandates").then()
+                .statusCode(400).body("error.code", equalTo("invalid_json")).body("error.message", org.hamcrest.Matchers.containsString("100"));
+        for (String terms : List.of("{\"amount\":1,\"amount\":1000}", "{\"x\":{\"amount\":1,\"amount\":1000}}")) {
+            partner.as().contentType(ContentType.JSON).body(head + terms + "}").post("/v1/mandates").then().statusCode(400)
+                    .body("error.code", equalTo("invalid_json")).body("error.message", org.hamcrest.Matchers.containsString("\"amount\""));
+        }
+        partner.as().contentType(ContentType.JSON).body(head + "{\"a\":1},\"context\":{\"k\":1,\"k\":2}}").post("/v1/mandates").then()
+                .statusCode(400).body("error.code", equalTo("invalid_json"));
+        // values that print differently but mean the same number are accepted, and stored as JavaScript prints them
+        String id = partner.as().contentType(ContentType.JSON).body(head + "{\"a\":1.50,\"b\":1e2,\"c\":0.1,\"d\":-0,\"e\":1E21,\"f\":1" + "0".repeat(99) + "}}")
+                .post("/v1/mandates").then().statusCode(201).extract().path("data.mandate_id");
+        String got = partner.as().get("/v1/mandates/" + id).then().statusCode(200).extract().asString();
+        assertThat(got).contains("\"terms\":{\"a\":1.5,\"b\":100,\"c\":0.1,\"d\":0,\"e\":1e+21,\"f\":1e+99}");
+    }
+
     @Test
     void unknownMandateIs404Everywhere() {
         String id = "mnd_00000000-0000-0000-0000-000000000000";

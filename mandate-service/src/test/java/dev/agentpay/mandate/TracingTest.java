@@ -76,6 +76,26 @@ class TracingTest {
                 .post("/v1/mandates");
     }
 
+    /**
+     * A caller behind the edge (a request carrying {@code X-Forwarded-For}, as every request through the
+     * gateway or Ingress does) cannot choose the trace id: its traceparent is a link, the request gets its
+     * own trace, and that trace (not the caller's) reaches the outbox row.
+     */
+    @Test
+    void anOutsideCallersTraceparentIsNotAdopted() {
+        TestPartner p = Api.newPartner("traced-outside");
+        String traceId = hex(16);
+        Response r = p.as().contentType(ContentType.JSON).header("traceparent", "00-" + traceId + "-" + hex(8) + "-01")
+                .header("X-Forwarded-For", "203.0.113.9")
+                .body(Api.createBody("agent-p-" + System.nanoTime(), "agent-c-" + System.nanoTime(), Api.inDays(30)))
+                .post("/v1/mandates");
+        r.then().statusCode(201);
+        String answer = r.header("traceresponse");
+        assertThat(answer).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}").doesNotContain(traceId);
+        String ours = answer.substring(3, 35);
+        assertThat(outboxTraceparent(r.path("data.mandate_id"))).startsWith("00-" + ours + "-");
+    }
+
     @Test
     void aRequestsTraceReachesItsOutboxRowAndItsKafkaRecord() {
         MandateEvents events = MandateEvents.get();

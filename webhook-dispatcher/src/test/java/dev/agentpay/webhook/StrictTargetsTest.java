@@ -65,6 +65,24 @@ class StrictTargetsTest {
         as(p).get("/v1/webhooks").then().statusCode(200).body("data.size()", equalTo(0));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"http://[64:ff9b:1::808:808]/hook", "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook",
+            "http://[64:ff9b::a00:1]/hook", "http://[2002:7f00:1::1]/hook"})
+    void nat64TeredoAnd6to4TargetsAreRefused(String url) {
+        TestPartner p = TestPartners.register(registry);
+        as(p).body(Map.of("url", url, "events", List.of("mandate.proposed"), "secret", SECRET))
+                .post("/v1/webhooks").then().statusCode(400).body("error.code", equalTo("url_not_allowed"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"http://93.184.215.14:99999/hook", "http://93.184.215.14:65536/hook", "http://93.184.215.14:0/hook"})
+    void portsOutOfRangeAreRefused(String url) {
+        TestPartner p = TestPartners.register(registry);
+        as(p).body(Map.of("url", url, "events", List.of("mandate.proposed"), "secret", SECRET))
+                .post("/v1/webhooks").then().statusCode(400).body("error.code", equalTo("invalid_url"));
+        as(p).get("/v1/webhooks").then().statusCode(200).body("data.size()", equalTo(0));
+    }
+
     @Test
     void aPublicAddressIsAcceptedButCannotBeMovedToAPrivateOne() {
         TestPartner p = TestPartners.register(registry);

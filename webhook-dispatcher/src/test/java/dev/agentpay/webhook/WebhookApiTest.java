@@ -96,6 +96,10 @@ class WebhookApiTest {
                 .body("error.code", equalTo("invalid_body")).body("error.message", startsWith("description: must be well-formed"));
         as(p).body(Map.of("url", url, "events", "mandate.proposed", "secret", SECRET)).post("/v1/webhooks")
                 .then().statusCode(400).body("success", equalTo(false));
+        // a key repeated in one object (which url would a reviewer read?) is refused, naming the key
+        as(p).body("{\"url\":\"" + url + "\",\"events\":[\"mandate.proposed\"],\"secret\":\"" + SECRET
+                + "\",\"url\":\"https://elsewhere.example.com/x\"}").post("/v1/webhooks").then().statusCode(400)
+                .body("error.code", equalTo("invalid_json")).body("error.message", org.hamcrest.Matchers.containsString("\"url\""));
         as(p).get("/v1/webhooks").then().statusCode(200).body("data", hasSize(0));
     }
 

@@ -149,6 +149,129 @@ class FuzzIT {
         assertThat(sent).isEqualTo(PER_TARGET * targets.size());
     }
 
+    /**
+     * MCP arguments that become HTTP headers ({@code api_key}, {@code x_payment}) or may reach a log line:
+     * control characters, line breaks carrying a forged log line, NUL, DEL, bidi overrides, ids with a
+     * trailing newline, numbers beyond a double. Each is an {@code isError} result naming the argument (or
+     * a JSON-RPC error), never a 5xx, and changes nothing; the forged line and the key are searched for
+     * in every log after the whole suite ({@link LogEvidence}, {@link StackStopIT}).
+     */
+    @Test
+    void mcpArgumentsBoundForHeadersAndLogsAreRefusedNamingTheArgument() throws Exception {
+        String forged = "16:40:00.000 INFO  traceId= spanId= [io.quarkus] (main) FORGED-" + java.util.UUID.randomUUID();
+        LogEvidence.forgedLine("forged by an MCP argument", forged);
+        LogEvidence.secret("fuzz partner api key", apiKey);
+        String invoiceId = "6f1c2b1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b";
+        List<String> failures = new ArrayList<>();
+        int n = 0;
+        String state = mandateState(signedMandate);
+        for (String key : List.of(apiKey + "\n", apiKey + "\r\n", apiKey + "\u0000", apiKey + "\u0007", apiKey + "\u007f",
+                " " + apiKey, apiKey + "\n" + forged, apiKey + "\u202e")) {
+            expectArgumentRefused(failures, "api_key", "service_dispute_open",
+                    map("mandate_id", signedMandate, "reason", "fuzzed dispute reason", "api_key", key), n++);
+        }
+        for (String proof : List.of("eyJ4\n" + forged, "eyJ4\r\n" + forged, "eyJ4\r" + forged, "eyJ4\u0000", "eyJ4\u0007",
+                "eyJ4\u007f", "eyJ4 eyJ4", "\u202eeyJ4", "A".repeat(16_385))) {
+            expectArgumentRefused(failures, "x_payment", "service_settle_invoice", map("invoice_id", invoiceId, "x_payment", proof), n++);
+            expectArgumentRefused(failures, "x_payment", "service_create_invoice",
+                    map("issuer", "fuzz", "amount", 0.01, "x_payment", proof), n++);
+        }
+        expectArgumentRefused(failures, "mandate_id", "service_query_mandate", map("mandate_id", signedMandate + "\n"), n++);
+        expectArgumentRefused(failures, "mandate_id", "service_dispute_open",
+                map("mandate_id", signedMandate + "\n", "reason", "fuzzed dispute reason", "api_key", apiKey), n++);
+        expectArgumentRefused(failures, "invoice_id", "service_settle_invoice", map("invoice_id", invoiceId + "\n"), n++);
+        assertThat(mandateState(signedMandate)).as("a refused dispute changes nothing").isEqualTo(state);
+
+        // values that only travel in JSON bodies: a readable tool error or a payment request, never a 5xx
+        String invoices = allRows("invoice");
+        for (String raw : List.of("{\"issuer\":\"x\\n" + forged + "\",\"amount\":0.01}",
+                "{\"description\":\"x\\r\\n" + forged + "\",\"amount\":0.01}", "{\"amount\":1e400}", "{\"amount\":-1e400}",
+                "{\"amount\":1e-400}", "{\"amount\":1" + "0".repeat(99) + "}", "{\"issuer\":\"\\u202eevil\",\"amount\":0.01}")) {
+            HttpResponse<String> r = mcp("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
+                    + "\"service_create_invoice\",\"arguments\":" + raw + "}}", n++);
+            if (r.statusCode() != 200 || !JSON.readTree(r.body()).path("result").path("isError").asBoolean()) {
+                failures.add("create_invoice " + raw.substring(0, Math.min(80, raw.length())) + " -> " + r.statusCode() + " " + abbreviate(r.body()));
+            }
+        }
+        assertThat(allRows("invoice")).as("no invoice without payment").isEqualTo(invoices);
+        // a repeated key anywhere in the message is a parse error
+        HttpResponse<String> dup = mcp("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
+                + "\"service_get_pricing\",\"name\":\"service_dispute_open\",\"arguments\":{}}}", n++);
+        if (dup.statusCode() != 400 || !dup.body().contains("-32700")) {
+            failures.add("duplicate key: " + dup.statusCode() + " " + abbreviate(dup.body()));
+        }
+        assertThat(failures).isEmpty();
+    }
+
+    /**
+     * Header values the Java client will not send (control characters, DEL, bytes above 0x7f, a bare CR
+     * carrying a forged line), over a raw socket through the gateway into every header a service reads
+     * (x-api-key, X-PAYMENT, Idempotency-Key, traceparent, X-Forwarded-For): a 4xx or a refusal of the
+     * connection, never a 5xx, and the forged line never starts a log line (checked after the suite).
+     */
+    @Test
+    void rawHeaderValuesWithControlCharactersNeverReach5xxOrALogLine() throws Exception {
+        String forged = "16:41:00.000 INFO  traceId= spanId= [io.quarkus] (main) FORGED-HEADER-" + java.util.UUID.randomUUID();
+        LogEvidence.forgedLine("forged by a header value", forged);
+        java.net.URI gw = URI.create(base);
+        List<String> failures = new ArrayList<>();
+        String[] values = {apiKey + "\u0001", apiKey + "\u007f", apiKey + "\u00ff", "x\r" + forged, "x\u0000y", "\u0085x"};
+        String[][] targets = {
+                {"POST", "/v1/mandates", "x-api-key"}, {"POST", "/api/x402/settle", "X-PAYMENT"},
+                {"POST", "/v1/invoices", "Idempotency-Key"}, {"GET", "/v1/public/mandates/" + signedMandate, "traceparent"},
+                {"POST", "/disco/mcp", "X-Forwarded-For"}};
+        for (String[] t : targets) {
+            for (String v : values) {
+                byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+                String head = t[0] + " " + t[1] + " HTTP/1.1\r\nHost: " + gw.getHost() + ":" + gw.getPort() + "\r\n"
+                        + "Content-Type: application/json\r\nConnection: close\r\n"
+                        + (t[2].equals("x-api-key") ? "" : "x-api-key: " + apiKey + "\r\n")
+                        + t[2] + ": " + v + "\r\nContent-Length: " + (t[0].equals("GET") ? 0 : body.length) + "\r\n\r\n";
+                String answer;
+                try (java.net.Socket s = new java.net.Socket(gw.getHost(), gw.getPort())) {
+                    s.setSoTimeout(10_000);
+                    s.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
+                    if (!t[0].equals("GET")) {
+                        s.getOutputStream().write(body);
+                    }
+                    answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                } catch (java.net.SocketTimeoutException e) {
+                    failures.add("HANG " + t[0] + " " + t[1] + " " + t[2]);
+                    continue;
+                } catch (java.io.IOException e) {
+                    continue; // the connection refused outright: acceptable
+                }
+                if (answer.startsWith("HTTP/1.1 5") || answer.startsWith("HTTP/1.0 5")) {
+                    failures.add(answer.substring(0, Math.min(120, answer.length())).replace(apiKey, "<key>") + " for " + t[0] + " " + t[1]
+                            + " " + t[2] + "=" + v.replace(apiKey, "<key>").replace("\r", "\\r"));
+                }
+            }
+        }
+        assertThat(failures).isEmpty();
+    }
+
+    private static void expectArgumentRefused(List<String> failures, String argument, String tool, Map<String, Object> args, int n)
+            throws Exception {
+        HttpResponse<String> r = mcp(JSON.writeValueAsString(map("jsonrpc", "2.0", "id", 7, "method", "tools/call",
+                "params", map("name", tool, "arguments", args))), n);
+        com.fasterxml.jackson.databind.JsonNode result = r.statusCode() == 200 ? JSON.readTree(r.body()).path("result") : null;
+        if (result == null || !result.path("isError").asBoolean()
+                || !"invalid_arguments".equals(result.at("/structuredContent/error/code").asText())
+                || !result.at("/content/1/text").asText().contains(argument + ":")
+                || r.body().contains(apiKey)) {
+            failures.add(tool + " " + argument + "=" + abbreviate(String.valueOf(args.get(argument)).replace("\n", "\\n"))
+                    + " -> " + r.statusCode() + " " + abbreviate(r.body().replace(apiKey, "<key>")));
+        }
+    }
+
+    private static HttpResponse<String> mcp(String body, int n) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(base + "/disco/mcp")).timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                // its own client address per call: the anonymous per-address limit is not what this tests
+                .header("X-Forwarded-For", "198.18.200." + (n % 250))
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     // ---- probes: what a refused request must not change -------------------------------------------
 
     static String partnerRows(String database) throws Exception {

@@ -18,6 +18,15 @@ class StackStopIT {
     void stopLeavesNothingRunning() throws Exception {
         Map<String, String> env = SharedStack.env();
         LocalStackProcess stack = SharedStack.process();
+        // After the whole suite, before the stop: no key or secret the stack knows or any IT sent, and no
+        // forged line, in any process's log (SecurityIT's and FuzzIT's evidence, LogEvidence)
+        for (String k : List.of("API_KEY", "API_KEY_2", "SIGNING_SECRET", "SIGNING_SECRET_2", "ADMIN_API_KEY")) {
+            LogEvidence.secret(k, env.get(k));
+        }
+        List<String> findings = LogEvidence.findings(stack.stateDir.resolve("logs"), Map.of(
+                "DEV_PAYER_PRIVATE_KEY", env.get("DEV_PAYER_PRIVATE_KEY"), "anchor signer key", dev.agentpay.localstack.AnvilNode.DEV_KEY_0));
+        assertThat(findings).as("secrets or forged lines in the logs after the whole suite (%d secrets searched)",
+                LogEvidence.secrets().size()).isEmpty();
         List<Long> children = SharedStack.stop();
         assertThat(children).as("the launcher's processes").isNotEmpty();
         long deadline = System.nanoTime() + 30_000_000_000L;

@@ -74,7 +74,12 @@ public final class Gateway implements AutoCloseable {
     static final long BACKEND_IDLE_TIMEOUT_MS = 20_000;
 
     public static Gateway start(int port, List<Route> routes, Map<String, Integer> servicePorts) {
+        return start(port, routes, servicePorts, GatewayClientGuard.Limits.fromEnvironment());
+    }
+
+    static Gateway start(int port, List<Route> routes, Map<String, Integer> servicePorts, GatewayClientGuard.Limits limits) {
         Vertx vertx = Vertx.vertx();
+        GatewayClientGuard guard = new GatewayClientGuard(vertx, limits);
         HttpClient client = vertx.createHttpClient(new HttpClientOptions()
                 .setMaxPoolSize(200)
                 .setKeepAlive(true)
@@ -101,6 +106,11 @@ public final class Gateway implements AutoCloseable {
                 String prior = in.getHeader("x-forwarded-for");
                 context.request().headers().set("x-forwarded-for", prior == null ? client : prior + ", " + client);
                 context.request().headers().set("x-forwarded-proto", "http");
+                // The service sees the Host the client sent, as behind the Ingress: the MCP endpoint's
+                // DNS-rebinding check must judge the client's Host, not the gateway's own address.
+                if (in.authority() != null) {
+                    context.request().setAuthority(in.authority());
+                }
                 if (in.getHeader("x-forwarded-host") == null && in.authority() != null) {
                     context.request().headers().set("x-forwarded-host", in.authority().toString());
                 }
@@ -112,7 +122,9 @@ public final class Gateway implements AutoCloseable {
         // Ingress, not this development gateway, is where HTTP/2 is served.
         HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port)
                         .setHttp2ClearTextEnabled(false))
+                .connectionHandler(guard::opened)
                 .requestHandler(req -> {
+                    guard.requestStarted(req);
                     String path = publicPath(req.path());
                     if (path == null) {
                         req.response().setStatusCode(400).putHeader("content-type", "application/json")

@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
 public class InvoiceRequests {
 
     static final Set<String> FIELDS = Set.of("amount", "currency", "customerEmail", "customerName", "description", "chain");
-    private static final ObjectMapper JSON = new ObjectMapper()
+    private static final ObjectMapper JSON = dev.agentpay.commons.limits.JsonLimits.newMapper()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     // Pragmatic address check (RFC 5321 lengths, one @, a dotted domain); deliverability is not ours to judge.

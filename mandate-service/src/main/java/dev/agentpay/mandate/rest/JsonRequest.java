@@ -7,11 +7,15 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.error.ErrorMappers;
+import dev.agentpay.commons.limits.JsonLimits;
 import dev.agentpay.commons.limits.WellFormedText;
 import dev.agentpay.mandate.service.ApiJson;
+import dev.agentpay.mandate.signing.CanonicalJson;
 import dev.agentpay.mandate.signing.JsDate;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.text.Normalizer;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.Set;
@@ -57,18 +61,18 @@ public final class JsonRequest {
         try {
             parsed = ApiJson.MAPPER.readTree(text);
         } catch (StreamConstraintsException e) {
-            throw ApiException.badRequest("invalid_json", "request body nests or grows beyond the parser's limits");
+            String m = String.valueOf(e.getMessage());
+            throw ApiException.badRequest("invalid_json", m.startsWith("Number value length")
+                    ? "request body has a number of more than " + JsonLimits.constraints().getMaxNumberLength() + " characters (the limit)"
+                    : "request body nests or grows beyond the parser's limits");
         } catch (JsonProcessingException e) {
-            throw ApiException.badRequest("invalid_json", "request body is not valid JSON");
+            String duplicate = ErrorMappers.duplicateKey(e);
+            throw ApiException.badRequest("invalid_json", duplicate != null ? duplicate : "request body is not valid JSON");
         }
         if (!(parsed instanceof ObjectNode object)) {
             throw ApiException.badRequest("invalid_body", "request body must be a JSON object");
         }
-        String duplicate = duplicateTopLevelField(text);
-        if (duplicate != null) {
-            // which of two values would count is ambiguous; a request to sign must not be
-            throw ApiException.badRequest("invalid_json", "request body repeats the field " + duplicate);
-        }
+        // a key repeated at any depth was refused by the parser (JsonLimits: STRICT_DUPLICATE_DETECTION)
         for (Iterator<String> it = object.fieldNames(); it.hasNext(); ) {
             String field = it.next();
             if (!allowed.contains(field)) {
@@ -146,7 +150,38 @@ public final class JsonRequest {
         if (!node.get(field).isObject()) {
             throw ApiException.invalidField(field, "must be a JSON object");
         }
+        String inexact = CanonicalJson.firstInexactNumber(node.get(field));
+        if (inexact != null) {
+            throw ApiException.invalidField(field + "." + inexact, "a number must keep its value through the canonical "
+                    + "encoding (an IEEE double, as JavaScript's JSON.parse reads it): finite, at most about 1.8e308, "
+                    + "not below 5e-324 unless 0, and at most 17 significant digits that round-trip; send it as a string");
+        }
         return rawText(field);
+    }
+
+    /**
+     * A party name ({@code proposer}, {@code counterparty}): a required string of at most
+     * {@code maxLength} characters, in Unicode NFC, without control characters, format characters (bidi
+     * overrides and isolates, zero-width characters, soft hyphen, BOM) or line and paragraph separators,
+     * so that the name a reviewer reads in the public view is the name that was signed.
+     */
+    public String partyName(String field, int maxLength) {
+        String s = requiredString(field, maxLength);
+        for (int i = 0; i < s.length(); ) {
+            int cp = s.codePointAt(i);
+            int type = Character.getType(cp);
+            if (type == Character.CONTROL || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+                    || type == Character.PARAGRAPH_SEPARATOR) {
+                throw ApiException.invalidField(field, String.format("must not contain control, bidi or zero-width "
+                        + "characters (U+%04X at character %d)", cp, s.codePointCount(0, i) + 1));
+            }
+            i += Character.charCount(cp);
+        }
+        if (!Normalizer.isNormalized(s, Normalizer.Form.NFC)) {
+            throw ApiException.invalidField(field, "must be in Unicode normalization form NFC (compose accents: "
+                    + "\"é\" as U+00E9, not \"e\" + U+0301)");
+        }
+        return s;
     }
 
     /** An optional JSON object as compact JSON text, or {@code null}. */
@@ -193,25 +228,6 @@ public final class JsonRequest {
             max = Math.max(max, depth(child));
         }
         return (n.isContainerNode() ? 1 : 0) + max;
-    }
-
-    /** The first field name that occurs twice at the top level of an object text, or {@code null}. */
-    private static String duplicateTopLevelField(String text) {
-        java.util.Set<String> seen = new java.util.HashSet<>();
-        try (JsonParser p = ApiJson.MAPPER.createParser(text)) {
-            p.nextToken();
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                if (!seen.add(name)) {
-                    return name;
-                }
-                p.nextToken();
-                p.skipChildren();
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-        return null;
     }
 
     /** The characters of a top-level field's value exactly as the client sent them. */

@@ -53,8 +53,8 @@ public class MandateResource {
         JsonRequest req = JsonRequest.parse(contentType, body, config.maxBodyBytes(), false,
                 Set.of("proposer", "counterparty", "scope", "terms", "expiry", "context", "signature_scheme"));
         var cmd = new MandateService.NewMandate(
-                req.requiredString("proposer", AGENT_ID_MAX),
-                req.requiredString("counterparty", AGENT_ID_MAX),
+                req.partyName("proposer", AGENT_ID_MAX),
+                req.partyName("counterparty", AGENT_ID_MAX),
                 req.requiredString("scope", SCOPE_MAX),
                 req.requiredObjectText("terms"),
                 req.optionalObjectJson("context", MAX_DEPTH),

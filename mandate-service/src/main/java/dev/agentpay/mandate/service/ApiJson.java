@@ -3,7 +3,8 @@ package dev.agentpay.mandate.service;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.agentpay.commons.limits.JsonLimits;
+import dev.agentpay.mandate.signing.CanonicalJson;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
@@ -16,15 +17,21 @@ import java.time.format.DateTimeFormatterBuilder;
 public final class ApiJson {
 
     /**
-     * Reads decimals exactly and refuses trailing content. Duplicate keys are refused at the top level of
-     * a request ({@code JsonRequest}); inside {@code terms} the last one wins, as in {@code JSON.parse},
-     * which is what the partner signed.
+     * Reads as every endpoint of the platform does ({@code JsonLimits}: duplicate keys refused at every
+     * depth, numbers at most 100 digits), with decimals read exactly and trailing content refused. The
+     * nesting limit is twice the depth {@code terms} may have, as the body wraps it.
      */
-    public static final ObjectMapper MAPPER = JsonMapper.builder()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
+    public static final ObjectMapper MAPPER = mapper();
+
+    private static ObjectMapper mapper() {
+        ObjectMapper m = JsonLimits.newMapper()
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        m.getFactory().setStreamReadConstraints(JsonLimits.constraints().rebuild()
+                .maxNestingDepth(CanonicalJson.MAX_DEPTH * 2).build());
+        return m;
+    }
 
     private static final DateTimeFormatter MILLIS = new DateTimeFormatterBuilder().appendInstant(3).toFormatter();
 

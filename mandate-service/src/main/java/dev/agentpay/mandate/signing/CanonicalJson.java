@@ -107,6 +107,43 @@ public final class CanonicalJson {
         return out.toString();
     }
 
+    /**
+     * The dotted path of the first number in {@code node} whose value the canonical encoding would change
+     * (JavaScript reads it as an IEEE double: {@code 1e400} becomes Infinity and prints {@code null},
+     * {@code 1e-400} becomes 0, {@code 123456789012345678901234567890} prints
+     * {@code 1.2345678901234568e+29}), or {@code null} when every number keeps its value. A number keeps
+     * its value when the text JavaScript prints for the double denotes the same decimal as the text sent
+     * ({@code 0.1}, {@code 1.50}, {@code 1e2} do; trailing zeros and exponent form may change, the value not).
+     * {@code node} must have been read with exact decimals.
+     */
+    public static String firstInexactNumber(JsonNode node) {
+        if (node.isNumber()) {
+            java.math.BigDecimal sent = node.decimalValue();
+            double d = sent.doubleValue();
+            return Double.isFinite(d) && new java.math.BigDecimal(EcmaNumber.toString(d)).compareTo(sent) == 0 ? null : "";
+        }
+        if (node.isContainerNode()) {
+            int i = 0;
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.isObject() ? node.fields() : null; it != null && it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                String inner = firstInexactNumber(e.getValue());
+                if (inner != null) {
+                    return inner.isEmpty() ? e.getKey() : e.getKey() + "." + inner;
+                }
+            }
+            if (node.isArray()) {
+                for (JsonNode child : node) {
+                    String inner = firstInexactNumber(child);
+                    if (inner != null) {
+                        return inner.isEmpty() ? String.valueOf(i) : i + "." + inner;
+                    }
+                    i++;
+                }
+            }
+        }
+        return null;
+    }
+
     /** {@code JSON.stringify(s)}: quotes and escapes like ECMAScript QuoteJSONString (well-formed JSON.stringify). */
     public static void quote(StringBuilder out, String s) {
         out.append('"');

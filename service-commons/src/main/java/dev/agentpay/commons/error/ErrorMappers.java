@@ -53,6 +53,10 @@ public class ErrorMappers {
 
     @ServerExceptionMapper(priority = 1)
     public Response parse(JsonParseException e) {
+        String duplicate = duplicateKey(e);
+        if (duplicate != null) {
+            return response(400, "invalid_json", duplicate);
+        }
         return response(400, "invalid_json", "request body is not valid JSON");
     }
 
@@ -104,6 +108,22 @@ public class ErrorMappers {
         }
         LOG.error("unexpected failure", e);
         return response(500, "internal_error", "the request could not be completed");
+    }
+
+    /**
+     * The message for a key repeated in one object (refused at every depth, {@code JsonLimits}), naming
+     * the key (cut to 64 characters); {@code null} for any other parse error.
+     */
+    public static String duplicateKey(JsonProcessingException e) {
+        String m = e.getOriginalMessage();
+        if (m == null || !m.startsWith("Duplicate field '")) {
+            return null;
+        }
+        String key = m.substring("Duplicate field '".length(), Math.max("Duplicate field '".length(), m.lastIndexOf('\'')));
+        if (key.length() > 64) {
+            key = key.substring(0, 64) + "...";
+        }
+        return "request body repeats the key \"" + key + "\" in one object; send each key once";
     }
 
     private static String describe(JsonProcessingException e) {

@@ -1,5 +1,6 @@
 package dev.agentpay.commons.limits;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.jackson.ObjectMapperCustomizer;
@@ -22,6 +23,9 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * 78), so no huge-number parsing costs;</li>
  * <li>{@code platform.json.max-name-length} (1024): longest property name.</li>
  * </ul>
+ * A document's length is bounded by the per-route body limits of {@link BodyLimitFilter} (Jackson's
+ * own document-length limit does not apply to in-memory input).
+ * Every read also refuses a duplicate key at any depth ({@code STRICT_DUPLICATE_DETECTION}).
  */
 @Singleton
 public class JsonLimits implements ObjectMapperCustomizer {
@@ -33,8 +37,39 @@ public class JsonLimits implements ObjectMapperCustomizer {
 
     @Override
     public void customize(ObjectMapper mapper) {
-        mapper.getFactory().setStreamReadConstraints(constraints(ConfigProvider.getConfig()));
+        apply(mapper, config());
+    }
+
+    /**
+     * A new mapper that reads as every endpoint of the platform does, for code that keeps a mapper of its
+     * own (a static field, a client's answers): the same limits, duplicate keys refused at every depth,
+     * well-formed text. Reading rules a caller adds (exact decimals, trailing tokens) go on top.
+     */
+    public static ObjectMapper newMapper() {
+        ObjectMapper m = new ObjectMapper();
+        apply(m, config());
+        return m;
+    }
+
+    static void apply(ObjectMapper mapper, Config config) {
+        mapper.getFactory().setStreamReadConstraints(constraints(config));
+        // {"amount":1,"amount":1000}: a reviewer or proxy reading the first value must not see another
+        // amount than the one acted on, so a repeated key is a parse error wherever it is.
+        mapper.getFactory().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
         mapper.registerModule(WellFormedText.jacksonModule());
+    }
+
+    private static Config config() {
+        try {
+            return ConfigProvider.getConfig();
+        } catch (RuntimeException | LinkageError e) {
+            return null; // outside an application (a plain unit test): the defaults
+        }
+    }
+
+    /** The configured parser limits, for a mapper that changes one of them (a deeper nesting, say). */
+    public static StreamReadConstraints constraints() {
+        return constraints(config());
     }
 
     static StreamReadConstraints constraints(Config config) {
@@ -47,6 +82,6 @@ public class JsonLimits implements ObjectMapperCustomizer {
     }
 
     private static int value(Config config, String name, int fallback) {
-        return config.getOptionalValue(name, Integer.class).orElse(fallback);
+        return config == null ? fallback : config.getOptionalValue(name, Integer.class).orElse(fallback);
     }
 }

@@ -17,8 +17,9 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 /**
- * One server span per HTTP request, continuing the caller's {@code traceparent} (a malformed one starts
- * a new trace); the span is made current on the request's Vert.x duplicated context, so the resource,
+ * One server span per HTTP request, continuing the caller's {@code traceparent} when the caller is one of
+ * ours ({@link TracingConfig#adoptTraceparent}; an outside caller's becomes a span link on a new trace, a
+ * malformed one starts a new trace); the span is made current on the request's Vert.x duplicated context, so the resource,
  * the outbox rows it writes and its log lines carry the trace. Every answer names its trace in a
  * {@code traceresponse} header. A Vert.x route filter, ahead of the body and rate limits, so refusals
  * and the non-JAX-RS MCP endpoint are traced too; {@code /q/*} is not.
@@ -51,8 +52,27 @@ public class HttpTracingFilter {
     @Inject
     Tracer tracer;
 
+    @Inject
+    TracingConfig config;
+
+    @Inject
+    dev.agentpay.commons.limits.RateLimitConfig rateLimits;
+
+    private dev.agentpay.commons.limits.ClientAddress clients;
+
     void register(@Observes Filters filters) {
+        clients = new dev.agentpay.commons.limits.ClientAddress(rateLimits.trustedProxies());
         filters.register(this::handle, PRIORITY);
+    }
+
+    /** Whether this request's {@code traceparent} is continued (TracingConfig.adoptTraceparent). */
+    boolean adopts(HttpServerRequest req) {
+        return switch (config.adoptTraceparent()) {
+            case ALL -> true;
+            case NONE -> false;
+            case INTERNAL -> clients.isInternal(req.remoteAddress() == null ? null : req.remoteAddress().hostAddress(),
+                    req.getHeader("X-Forwarded-For"));
+        };
     }
 
     void handle(RoutingContext rc) {
@@ -63,12 +83,19 @@ public class HttpTracingFilter {
         }
         HttpServerRequest req = rc.request();
         Context parent = otel.getPropagators().getTextMapPropagator().extract(Context.root(), req, HEADERS);
-        Span span = tracer.spanBuilder(req.method().name())
-                .setParent(parent)
+        io.opentelemetry.api.trace.SpanBuilder builder = tracer.spanBuilder(req.method().name())
                 .setSpanKind(SpanKind.SERVER)
                 .setAttribute(METHOD, req.method().name())
-                .setAttribute(PATH, path)
-                .startSpan();
+                .setAttribute(PATH, path);
+        io.opentelemetry.api.trace.SpanContext remote = Span.fromContext(parent).getSpanContext();
+        if (!remote.isValid() || adopts(req)) {
+            builder.setParent(parent);
+        } else {
+            // an outside caller's trace is a link, not ours to continue (TracingConfig.adoptTraceparent)
+            parent = Context.root();
+            builder.setNoParent().addLink(remote);
+        }
+        Span span = builder.startSpan();
         Traces.attach(parent.with(span));
         String id = Traces.traceparent(span.getSpanContext());
         if (id != null) {

@@ -22,4 +22,23 @@ public interface TracingConfig {
      */
     @WithDefault("1.0")
     double sampleRatio();
+
+    /** Which callers' {@code traceparent} a request's span continues. */
+    enum Adopt {
+        /** Only our own services and the operator: a trusted address and no {@code X-Forwarded-For} (the default). */
+        INTERNAL,
+        /** Every caller's (a deployment whose edge already strips or re-signs the header). */
+        ALL,
+        /** Nobody's: every request starts a trace. */
+        NONE
+    }
+
+    /**
+     * Whose {@code traceparent} becomes the request's trace ({@code internal}, {@code all}, {@code none}).
+     * Any other caller's is kept as a span link and the request starts its own trace, so an outside
+     * caller cannot choose the trace id (to join or pollute another trace, or to learn one) that the
+     * platform's logs, events and outbox rows carry; {@code traceresponse} names the trace it got.
+     */
+    @WithDefault("internal")
+    Adopt adoptTraceparent();
 }

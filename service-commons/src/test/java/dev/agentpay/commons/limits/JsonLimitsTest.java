@@ -40,4 +40,31 @@ class JsonLimitsTest {
         assertThatThrownBy(() -> mapper.readTree("{\"" + "k".repeat(1025) + "\":1}"))
                 .isInstanceOf(StreamConstraintsException.class);
     }
+
+    @Test
+    void refusesADuplicateKeyAtEveryDepth() throws Exception {
+        for (String doc : new String[] {
+                "{\"amount\":1,\"amount\":1000}",
+                "{\"terms\":{\"amount\":1,\"amount\":1000}}",
+                "{\"a\":[{\"b\":{\"chain\":\"base\",\"chain\":\"solana\"}}]}"}) {
+            assertThatThrownBy(() -> mapper.readTree(doc)).as(doc)
+                    .isInstanceOf(com.fasterxml.jackson.core.JsonParseException.class)
+                    .satisfies(e -> assertThat(dev.agentpay.commons.error.ErrorMappers
+                            .duplicateKey((com.fasterxml.jackson.core.JsonProcessingException) e)).startsWith("request body repeats the key \"")
+                            .containsAnyOf("\"amount\"", "\"chain\""));
+        }
+        // the same key in sibling objects is no duplicate
+        assertThat(mapper.readTree("[{\"a\":1},{\"a\":2}]").size()).isEqualTo(2);
+        // records bound through the mapper are refused the same way
+        assertThatThrownBy(() -> mapper.readValue("{\"v\":\"1\",\"v\":\"2\"}", java.util.Map.class))
+                .isInstanceOf(com.fasterxml.jackson.core.JsonParseException.class);
+    }
+
+    @Test
+    void newMapperReadsWithTheSameRules() {
+        ObjectMapper own = JsonLimits.newMapper();
+        assertThatThrownBy(() -> own.readTree("{\"x\":{\"k\":1,\"k\":2}}")).isInstanceOf(com.fasterxml.jackson.core.JsonParseException.class);
+        assertThatThrownBy(() -> own.readTree("[".repeat(33) + "]".repeat(33))).isInstanceOf(StreamConstraintsException.class);
+        assertThatThrownBy(() -> own.readTree("{\"v\":1" + "0".repeat(100) + "}")).isInstanceOf(StreamConstraintsException.class);
+    }
 }

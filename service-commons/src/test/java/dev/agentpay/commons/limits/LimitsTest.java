@@ -136,4 +136,23 @@ class LimitsTest {
         assertThatThrownBy(() -> new ClientAddress(List.of("proxy.internal"))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new ClientAddress(List.of("10.0.0.0/33"))).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void bodyLimitsByLongestPrefixUnderTheCeiling() {
+        BodyLimitFilter.Limits l = BodyLimitFilter.Limits.of(8 << 20,
+                java.util.Map.of("/", 64L << 10, "/disco/benchmark/publish", 8L << 20, "/big", 16L << 20));
+        assertThat(l.limitFor("/disco/mcp")).isEqualTo(64 << 10);
+        assertThat(l.limitFor("/disco/benchmark/publish")).isEqualTo(8 << 20);
+        assertThat(l.limitFor("/disco/benchmark/raw/x")).isEqualTo(64 << 10);
+        assertThat(l.limitFor("/big/x")).as("never above the ceiling").isEqualTo(8 << 20);
+        assertThat(l.adminOnly("/disco/benchmark/publish")).isTrue();
+        assertThat(l.adminOnly("/disco/mcp")).isFalse();
+        BodyLimitFilter.Limits none = BodyLimitFilter.Limits.of(1 << 20, java.util.Map.of());
+        assertThat(none.limitFor("/v1/mandates")).isEqualTo(1 << 20);
+        assertThat(none.adminOnly("/v1/mandates")).as("the ceiling alone makes no admin route").isFalse();
+        assertThat(BodyLimitFilter.adminKeyMatches("adm_x", "adm_x")).isTrue();
+        assertThat(BodyLimitFilter.adminKeyMatches("adm_y", "adm_x")).isFalse();
+        assertThat(BodyLimitFilter.adminKeyMatches(null, "adm_x")).isFalse();
+        assertThat(BodyLimitFilter.adminKeyMatches("adm_x", null)).isFalse();
+    }
 }

@@ -62,7 +62,7 @@ public class SubscriptionRules {
         if (uri.getRawFragment() != null) {
             throw ApiException.badRequest("invalid_url", "url: fragments are not accepted");
         }
-        if (uri.getPort() == 0) {
+        if (uri.getPort() != -1 && (uri.getPort() < 1 || uri.getPort() > 65535)) {
             throw ApiException.badRequest("invalid_url", "url: port out of range");
         }
         return uri.getHost();

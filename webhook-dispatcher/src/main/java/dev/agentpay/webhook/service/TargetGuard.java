@@ -12,7 +12,8 @@ import java.util.List;
 /**
  * The SSRF guard: decides whether a host may receive deliveries. A host is refused when any address it
  * resolves to is not a public unicast address (loopback, private, shared, link-local, unique-local,
- * multicast, unspecified, reserved, or such an IPv4 address embedded in IPv6). Checked when a
+ * multicast, unspecified, reserved, IETF protocol assignments with Teredo, NAT64 local-use, discard-only,
+ * or such an IPv4 address embedded in IPv6 through IPv4-mapped, NAT64 {@code 64:ff9b::/96} or 6to4). Checked when a
  * subscription is written and again before every attempt, because DNS answers change.
  */
 @ApplicationScoped
@@ -126,10 +127,27 @@ public class TargetGuard {
             return false; // ::/96 IPv4-compatible (deprecated), ::, ::1
         }
         if (b[0] == 0 && b[1] == 0x64 && (b[2] & 0xff) == 0xff && (b[3] & 0xff) == 0x9b) {
-            return isPublicV4(Arrays.copyOfRange(b, 12, 16)); // 64:ff9b::/96 NAT64
+            // 64:ff9b::/96 well-known NAT64 prefix: what the embedded IPv4 address is (a DNS64 resolver on an
+            // IPv6-only network answers there for every IPv4-only host, so public targets stay reachable).
+            // 64:ff9b:1::/48 (RFC 8215, local-use translation to any network) and anything else in
+            // 64:ff9b::/32 outside the /96: refused, its target cannot be told.
+            for (int i = 4; i < 12; i++) {
+                if (b[i] != 0) {
+                    return false;
+                }
+            }
+            return isPublicV4(Arrays.copyOfRange(b, 12, 16));
         }
         if (b[0] == 0x20 && b[1] == 0x02) {
-            return isPublicV4(Arrays.copyOfRange(b, 2, 6)); // 2002::/16 6to4
+            return isPublicV4(Arrays.copyOfRange(b, 2, 6)); // 2002::/16 6to4: the embedded IPv4 address
+        }
+        if (b[0] == 0x20 && b[1] == 0x01 && (b[2] & 0xfe) == 0) {
+            // 2001::/23 IETF protocol assignments: Teredo 2001::/32 (tunnels to an IPv4 address and port
+            // that cannot be checked here), ORCHID, benchmarking 2001:2::/48 and the rest
+            return false;
+        }
+        if (b[0] == 0x01 && b[1] == 0 && b[2] == 0 && b[3] == 0 && b[4] == 0 && b[5] == 0 && b[6] == 0 && b[7] == 0) {
+            return false; // 100::/64 discard-only
         }
         if (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x0d && (b[3] & 0xff) == 0xb8) {
             return false; // 2001:db8::/32 documentation

@@ -1,6 +1,11 @@
 package dev.agentpay.discovery.mcp.rest;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import dev.agentpay.commons.error.ErrorMappers;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.discovery.mcp.domain.McpProtocol;
@@ -52,18 +57,33 @@ public class McpResource {
             return Uni.createFrom().item(rpcError(415, McpProtocol.INVALID_REQUEST, "Unsupported Media Type: send application/json"));
         }
         JsonNode msg;
+        String why = "the body is not one JSON value";
         try {
-            msg = body == null || body.isBlank() ? null : mapper.readTree(body);
-        } catch (Exception e) {
+            msg = body == null || body.isBlank() ? null : reader().readTree(body);
+        } catch (StreamConstraintsException e) {
             msg = null;
+            why = "the body exceeds a JSON limit (depth, string, number or name length)";
+        } catch (JsonProcessingException e) {
+            msg = null;
+            String duplicate = ErrorMappers.duplicateKey(e);
+            why = duplicate != null ? duplicate : why;
         }
         if (msg == null) {
-            return Uni.createFrom().item(rpcError(400, McpProtocol.PARSE_ERROR, "Parse error: the body is not one JSON value"));
+            return Uni.createFrom().item(rpcError(400, McpProtocol.PARSE_ERROR, "Parse error: " + why));
         }
         return mcp.handle(msg).map(answer -> answer
                 .map(a -> Response.status(a.has("error") && a.get("error").get("code").asInt() == McpProtocol.INVALID_REQUEST ? 400 : 200)
                         .type(MediaType.APPLICATION_JSON_TYPE).entity(a).build())
                 .orElseGet(() -> Response.accepted().build()));
+    }
+
+    /**
+     * The platform's reader (limits, duplicate keys refused at every depth) with exact decimals, so an
+     * argument such as {@code "amount": 1e400} is a number the validator and the wrapped service judge,
+     * not an infinite double; text after the one value is refused.
+     */
+    private ObjectReader reader() {
+        return mapper.reader().with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS, DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     }
 
     @GET

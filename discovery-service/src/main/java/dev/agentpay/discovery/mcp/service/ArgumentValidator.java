@@ -64,7 +64,7 @@ public final class ArgumentValidator {
             if (p.has("maxLength") && len > p.get("maxLength").asInt()) {
                 out.add(name + ": must be at most " + p.get("maxLength").asInt() + " characters");
             }
-            if (p.has("pattern") && !Pattern.compile(p.get("pattern").asText()).matcher(s).find()) {
+            if (p.has("pattern") && !pattern(p.get("pattern").asText()).matcher(s).find()) {
                 out.add(name + ": does not have the expected form (" + p.get("pattern").asText() + ")");
             }
             String format = p.path("format").asText("");
@@ -74,6 +74,10 @@ public final class ArgumentValidator {
             if (format.equals("uuid") && !UUID.matcher(s).matches() && !p.has("pattern")) {
                 out.add(name + ": must be a UUID");
             }
+        }
+        if (v.isNumber() && !Double.isFinite(v.doubleValue()) && !v.isBigDecimal() && !v.isBigInteger()) {
+            out.add(name + ": must be a finite number (at most about 1.8e308)");
+            return;
         }
         if (v.isNumber() && p.has("exclusiveMinimum")
                 && v.decimalValue().compareTo(new BigDecimal(p.get("exclusiveMinimum").asText())) <= 0) {
@@ -88,6 +92,37 @@ public final class ArgumentValidator {
                 out.add(name + ": must be one of " + p.get("enum"));
             }
         }
+    }
+
+    /**
+     * A schema pattern compiled with ECMA-262 meaning, as JSON Schema defines it: there {@code $}
+     * matches only at the very end, whereas Java's {@code $} also matches before a final line break
+     * (so {@code "mnd_...\n"} would pass). Every {@code $} outside a character class and not escaped
+     * becomes {@code \z}.
+     */
+    static Pattern pattern(String ecma) {
+        return PATTERNS.computeIfAbsent(ecma, ArgumentValidator::compileEcma);
+    }
+
+    private static final Map<String, Pattern> PATTERNS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static Pattern compileEcma(String ecma) {
+        StringBuilder java = new StringBuilder(ecma.length() + 4);
+        boolean inClass = false;
+        for (int i = 0; i < ecma.length(); i++) {
+            char c = ecma.charAt(i);
+            if (c == '\\' && i + 1 < ecma.length()) {
+                java.append(c).append(ecma.charAt(++i));
+                continue;
+            }
+            if (c == '[') {
+                inClass = true;
+            } else if (c == ']') {
+                inClass = false;
+            }
+            java.append(c == '$' && !inClass ? "\\z" : String.valueOf(c));
+        }
+        return Pattern.compile(java.toString());
     }
 
     private static boolean typeMatches(JsonNode type, JsonNode v) {

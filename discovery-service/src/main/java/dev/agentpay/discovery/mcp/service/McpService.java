@@ -3,6 +3,7 @@ package dev.agentpay.discovery.mcp.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.commons.logging.LogSafe;
 import dev.agentpay.discovery.catalog.domain.Catalog;
 import dev.agentpay.discovery.documents.service.DocumentService;
 import dev.agentpay.discovery.mcp.domain.McpProtocol;
@@ -115,7 +116,7 @@ public class McpService {
         return executor.call(tool.get(), a)
                 .map(r -> Optional.of(result(id, r)))
                 .onFailure().recoverWithItem(e -> {
-                    LOG.error("tool " + name.asText() + " failed unexpectedly", e);
+                    LOG.error("tool " + LogSafe.value(name.asText()) + " failed unexpectedly", e);
                     return Optional.of(result(id, executor.failure("The tool failed unexpectedly; retry later",
                             mapper.createObjectNode().set("error", mapper.createObjectNode().put("code", "internal_error")
                                     .put("message", "unexpected failure")))));

@@ -9,6 +9,7 @@ import dev.agentpay.discovery.client.MandateServiceClient;
 import dev.agentpay.discovery.client.UpstreamResponse;
 import dev.agentpay.discovery.client.UpstreamUnavailableException;
 import dev.agentpay.discovery.documents.domain.DocumentPaths;
+import dev.agentpay.commons.logging.LogSafe;
 import dev.agentpay.discovery.documents.service.DocumentStore;
 import dev.agentpay.discovery.verification.service.MandateVerifier;
 import io.smallrye.mutiny.Uni;
@@ -49,7 +50,8 @@ public class ToolExecutor {
 
     public Uni<ObjectNode> call(ObjectNode tool, ObjectNode args) {
         String name = tool.get("name").asText();
-        List<String> problems = ArgumentValidator.problems(tool.get("inputSchema"), args);
+        List<String> problems = new java.util.ArrayList<>(headerProblems(args));
+        problems.addAll(ArgumentValidator.problems(tool.get("inputSchema"), args));
         if (!problems.isEmpty()) {
             ObjectNode s = error("invalid_arguments", String.join("; ", problems));
             return Uni.createFrom().item(failure("Invalid arguments for " + name + ": " + String.join("; ", problems), s));
@@ -67,10 +69,30 @@ public class ToolExecutor {
         };
         return result.onFailure(UpstreamUnavailableException.class).recoverWithItem(e -> {
             UpstreamUnavailableException u = (UpstreamUnavailableException) e;
-            LOG.warnf("tool %s: %s", name, u.getMessage());
+            LOG.warnf("tool %s: %s", name, LogSafe.text(u.getMessage()));
             return failure(u.service() + " is unavailable or did not answer in time; retry later",
                     error("upstream_unavailable", u.service() + " did not answer"));
         });
+    }
+
+    /**
+     * Arguments sent on as HTTP headers must be legal header values whatever the catalog's schema says:
+     * visible ASCII, no space, CR, LF or other control (Vert.x would throw with the value in its message).
+     */
+    static final java.util.Map<String, String> HEADER_BOUND = java.util.Map.of(
+            "api_key", "x-api-key", "x_payment", InvoiceServiceClient.X_PAYMENT);
+
+    static List<String> headerProblems(ObjectNode args) {
+        List<String> out = new java.util.ArrayList<>();
+        HEADER_BOUND.forEach((arg, header) -> {
+            JsonNode v = args.get(arg);
+            if (v != null && v.isTextual() && !v.textValue().chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+                out.add(arg + ": must be visible ASCII without spaces, line breaks or control characters (it is sent as the "
+                        + header + " header; trim a value read from a file)");
+            }
+        });
+        out.sort(null);
+        return out;
     }
 
     /** Parsed documents by path, reused while their ETag is unchanged (they are never mutated). */

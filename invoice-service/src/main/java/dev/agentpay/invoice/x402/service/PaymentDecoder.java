@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  */
 public final class PaymentDecoder {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = dev.agentpay.commons.limits.JsonLimits.newMapper();
     private static final Pattern ADDRESS = Pattern.compile("^0x[0-9a-fA-F]{40}$");
     private static final Pattern NONCE = Pattern.compile("^0x[0-9a-fA-F]{64}$");
     private static final Pattern HEX = Pattern.compile("^0x[0-9a-fA-F]+$");

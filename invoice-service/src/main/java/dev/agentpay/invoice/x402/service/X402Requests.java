@@ -28,7 +28,7 @@ import java.util.UUID;
 public class X402Requests {
 
     static final Set<String> INVOICE_FIELDS = Set.of("issuer", "recipient", "email", "amount", "currency", "description");
-    private static final ObjectMapper JSON = new ObjectMapper()
+    private static final ObjectMapper JSON = dev.agentpay.commons.limits.JsonLimits.newMapper()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
