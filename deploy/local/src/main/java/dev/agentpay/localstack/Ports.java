@@ -5,6 +5,8 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 
 /** Free-port discovery and readiness waits. */
 public final class Ports {
@@ -12,19 +14,40 @@ public final class Ports {
     private Ports() {
     }
 
+    /** Every port {@link #free()} has handed out in this JVM: none is handed out twice. */
+    private static final Set<Integer> HANDED_OUT = new HashSet<>();
+
+    /**
+     * A port nothing listens on now and that this JVM has not handed out before. The kernel may give the
+     * same ephemeral port to two consecutive {@code bind(0)} calls once the first socket is closed (seen: the
+     * launcher gave discovery-service and webhook-dispatcher one port, and the second could never start), so
+     * the ports given out are remembered until the JVM exits.
+     */
     public static int free() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
+        synchronized (HANDED_OUT) {
+            for (int attempt = 0; attempt < 1000; attempt++) {
+                int port;
+                try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                    port = s.getLocalPort();
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+                if (HANDED_OUT.add(port)) {
+                    return port;
+                }
+            }
+            throw new IllegalStateException("no free port that was not handed out already");
         }
     }
 
     /** {@code preferred} when it is free, else any free port. */
     public static int freeOr(int preferred) {
         if (preferred > 0 && isFree(preferred)) {
-            return preferred;
+            synchronized (HANDED_OUT) {
+                if (HANDED_OUT.add(preferred)) {
+                    return preferred;
+                }
+            }
         }
         return free();
     }
