@@ -4,10 +4,12 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.agentpay.anchor.support.AnchorChainTestResource;
+import dev.agentpay.localstack.testing.Eventually;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** The service starts against real PostgreSQL, Kafka and anvil and reports itself ready. */
@@ -19,6 +21,9 @@ class HealthTest {
 
     @Test
     void readyWithDatabaseAndKafka() {
+        // ready once every check passes, the partner registry read to its end included (not at the first instant)
+        Eventually.until(Duration.ofSeconds(60), () -> given().when().get("/q/health/ready").statusCode() == 200,
+                "readiness UP");
         given().when().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
         given().when().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
     }
