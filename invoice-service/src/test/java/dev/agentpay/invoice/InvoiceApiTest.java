@@ -118,6 +118,18 @@ class InvoiceApiTest {
         assertThat(p.getString("data.currency")).isEqualTo("USDC");
         assertThat(p.getString("data.paymentDetails.chain")).isEqualTo("base");
         assertThat(p.getString("data.customerEmail")).isNull();
+        // no expiresAt asked for: the default lifetime (24 h), no expiredAt yet
+        assertThat(java.time.Duration.between(java.time.Instant.parse(p.getString("data.createdAt")),
+                java.time.Instant.parse(p.getString("data.expiresAt")))).isEqualTo(java.time.Duration.ofHours(24));
+        assertThat(p.getString("data.expiredAt")).isNull();
+    }
+
+    @Test
+    void anAskedForDeadlineIsKept() {
+        String at = java.time.Instant.now().plus(java.time.Duration.ofDays(2)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        JsonPath p = create(key, "{\"amount\": 1, \"chain\": \"solana\", \"expiresAt\": \"" + at + "\"}");
+        assertThat(p.getString("data.expiresAt")).isEqualTo(at);
+        assertThat(TestSupport.get(key, p.getString("data.id")).getString("data.expiresAt")).isEqualTo(at);
     }
 
     @ParameterizedTest
@@ -141,6 +153,10 @@ class InvoiceApiTest {
             "{\"amount\": 10, \"chain\": 8453}|validation_error|chain",
             "{\"amount\": 10}|validation_error|chain",
             "{\"amount\": 10, \"chain\": \"base\", \"status\": \"SETTLED\"}|validation_error|status",
+            "{\"amount\": 10, \"chain\": \"base\", \"expiresAt\": \"2020-01-01T00:00:00Z\"}|validation_error|expiresAt: must be at least",
+            "{\"amount\": 10, \"chain\": \"base\", \"expiresAt\": \"2999-01-01T00:00:00Z\"}|validation_error|expiresAt: must be at most 30 days",
+            "{\"amount\": 10, \"chain\": \"base\", \"expiresAt\": \"tomorrow\"}|validation_error|expiresAt: must be an ISO 8601",
+            "{\"amount\": 10, \"chain\": \"base\", \"expiresAt\": 1700000000}|validation_error|expiresAt: must be an ISO 8601",
             "[1, 2]|invalid_body|object",
             "{\"amount\": 10, |invalid_json|JSON"})
     void badInputIsA400NamingTheField(String body, String code, String mentioned) {

@@ -74,7 +74,8 @@ public class InvoiceService {
                         req.currency(), req.customerEmail(), req.customerName(), req.description(),
                         chain.name(), chain.networkId(), payTo, chain.usdcAddress(), atomic, evm ? null : memo(id),
                         null, null, null, null, BigInteger.ZERO, null, null, now,
-                        evm ? Invoice.AddressKind.DEPOSIT : Invoice.AddressKind.MEMO, null))
+                        evm ? Invoice.AddressKind.DEPOSIT : Invoice.AddressKind.MEMO, null,
+                        req.expiresAt() != null ? req.expiresAt() : now.plus(config.expiry().defaultTtl())))
                 .call(inv -> invoices.insert(tx, inv))
                 .call(inv -> outbox.append(tx, event(InvoiceEvent.CREATED, inv, now)))
                 .map(InvoiceView::of);

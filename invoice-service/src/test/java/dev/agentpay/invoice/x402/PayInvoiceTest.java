@@ -123,6 +123,55 @@ class PayInvoiceTest {
     }
 
     @Test
+    void theOfficialV2ClientPaysAnInvoiceExactlyOnce() {
+        JsonPath inv = TestSupport.create(key, "{\"amount\": 0.5, \"chain\": \"base\"}");
+        String id = inv.getString("data.id");
+        String address = inv.getString("data.paymentDetails.paymentAddress");
+        BigInteger payerBefore = balance(FacilitatorTestResource.PAYER);
+
+        // @x402/fetch 2.27.0 + @x402/evm: reads the v2 PAYMENT-REQUIRED header (CAIP-2 eip155:8453), pays with PAYMENT-SIGNATURE
+        ObjectNode cmd = X402Client.command("fetch-v2", payUrl(id), "{}");
+        JsonNode paid = X402Client.run(cmd);
+        assertThat(paid.path("status").asInt()).as("%s", paid).isEqualTo(200);
+        assertThat(paid.path("paymentResponse").path("network").asText()).isEqualTo("eip155:8453");
+        String tx = paid.path("paymentResponse").path("transaction").asText();
+        assertThat(tx).startsWith("0x");
+        JsonNode result = paid.path("body").path("result");
+        assertThat(paid.path("body").path("capability").asText()).isEqualTo("pay");
+        assertThat(result.path("status").asText()).isEqualTo("SETTLED");
+        assertThat(result.path("paymentDetails").path("settlementSource").asText()).isEqualTo("x402");
+        assertThat(result.path("paymentDetails").path("txHash").asText()).isEqualTo(tx);
+        assertThat(result.path("paymentDetails").path("paidAtomic").asText()).isEqualTo("500000");
+        JsonPath owner = TestSupport.get(key, id);
+        assertThat(owner.getString("data.status")).isEqualTo("SETTLED");
+        assertThat(owner.getString("data.paymentDetails.txHash")).isEqualTo(tx);
+        assertThat(owner.getString("data.paymentDetails.paidAtomic")).isEqualTo("500000");
+        // exactly once: the money moved once, straight to the invoice's own address
+        assertThat(balance(address)).isEqualTo(BigInteger.valueOf(500_000));
+        assertThat(payerBefore.subtract(balance(FacilitatorTestResource.PAYER))).isEqualTo(BigInteger.valueOf(500_000));
+        // the v2 client paying again meets the 409 (no challenge, nothing charged)
+        BigInteger payerAfter = balance(FacilitatorTestResource.PAYER);
+        assertThat(X402Client.run(cmd).path("status").asInt()).isEqualTo(409);
+        assertThat(balance(FacilitatorTestResource.PAYER)).isEqualTo(payerAfter);
+    }
+
+    @Test
+    void anInvoicePastItsDeadlineIsRefusedWithoutAChallenge() {
+        String deadline = java.time.Instant.now().plusSeconds(3).toString();
+        String id = TestSupport.create(key, "{\"amount\": 1, \"chain\": \"base\", \"expiresAt\": \"" + deadline + "\"}")
+                .getString("data.id");
+        BigInteger payerBefore = balance(FacilitatorTestResource.PAYER);
+        TestSupport.await("deadline passed", java.time.Duration.ofSeconds(10),
+                () -> java.time.Instant.now().isAfter(java.time.Instant.parse(deadline)));
+        Response r = given().post("/v1/invoices/" + id + "/pay");
+        assertThat(r.statusCode()).isEqualTo(410);
+        assertThat(r.jsonPath().getString("error.code")).isEqualTo("invoice_expired");
+        ObjectNode cmd = X402Client.command("fetch-v2", payUrl(id), "{}");
+        assertThat(X402Client.run(cmd).path("status").asInt()).isEqualTo(410);
+        assertThat(balance(FacilitatorTestResource.PAYER)).isEqualTo(payerBefore);
+    }
+
+    @Test
     void unknownMalformedAndForeignChainInvoicesAreRefusedWithoutAChallenge() {
         Response unknown = given().post("/v1/invoices/" + UUID.randomUUID() + "/pay");
         assertThat(unknown.statusCode()).isEqualTo(404);
