@@ -26,8 +26,16 @@ public class InvoiceRepository {
             + " tx_hash, settlement_block_number, settlement_source, settlement_transfer_id, paid_atomic, payer_address,"
             + " settled_at, created_at, address_kind, expired_at, expires_at";
 
-    public Uni<Long> nextNumber(SqlClient c) {
-        return c.query("select nextval('invoice_number_seq')").execute()
+    /**
+     * The partner's next invoice number (its own counter, from 1001), in the caller's transaction: the
+     * counter row stays locked until it commits, so numbers follow creation order without gaps and say
+     * nothing about other partners.
+     */
+    public Uni<Long> nextNumber(SqlClient c, String partnerId) {
+        return c.preparedQuery("insert into partner_invoice_counter (partner_id, last_number) values ($1, 1001)"
+                        + " on conflict (partner_id) do update set last_number = partner_invoice_counter.last_number + 1"
+                        + " returning last_number")
+                .execute(Tuple.of(partnerId))
                 .map(rs -> rs.iterator().next().getLong(0));
     }
 
