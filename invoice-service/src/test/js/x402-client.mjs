@@ -78,14 +78,14 @@ async function sign() {
 async function paidFetch() {
   const pay = wrapFetchWithPayment(fetch, wallet(), BigInt(cmd.maxValue ?? 100000));
   const res = await pay(cmd.url, init());
-  const text = await res.text();
   const receipt = res.headers.get('x-payment-response');
-  return {
-    status: res.status,
-    headers: headersOf(res),
-    body: text ? JSON.parse(text) : null,
-    paymentResponse: receipt ? decodeXPaymentResponse(receipt) : null,
-  };
+  return answer(res, receipt ? decodeXPaymentResponse(receipt) : null);
+}
+
+/** A paid call's outcome: status, headers, parsed body and the decoded payment receipt. */
+async function answer(res, paymentResponse) {
+  const text = await res.text();
+  return { status: res.status, headers: headersOf(res), body: text ? JSON.parse(text) : null, paymentResponse };
 }
 
 async function paidFetchV2() {
@@ -96,14 +96,8 @@ async function paidFetchV2() {
   const signer = toClientEvmSigner(privateKeyToAccount(cmd.key), createPublicClient({ chain, transport: http(cmd.rpc) }));
   const client = new x402Client().register('eip155:*', new ExactEvmScheme(signer, { rpcUrl: cmd.rpc }));
   const res = await wrapV2(fetch, client)(cmd.url, init());
-  const text = await res.text();
   const receipt = res.headers.get('payment-response');
-  return {
-    status: res.status,
-    headers: headersOf(res),
-    body: text ? JSON.parse(text) : null,
-    paymentResponse: receipt ? decodePaymentResponseHeader(receipt) : null,
-  };
+  return answer(res, receipt ? decodePaymentResponseHeader(receipt) : null);
 }
 
 const ops = { challenge, sign, fetch: paidFetch, 'fetch-v2': paidFetchV2 };
