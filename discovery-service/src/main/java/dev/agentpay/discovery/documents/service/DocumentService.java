@@ -100,7 +100,10 @@ public class DocumentService {
         m.put("description", svc.get("description").asText());
         m.put("base_url", url(""));
         ObjectNode versions = m.putObject("versions");
+        // the label mandates carry (Mandate.proto_version: "0.1", "0.2" for v0.2 schemes), not "v0.1":
+        // the EIP-712 typed data signs protoVersion, so the stored form is the one that stays
         versions.put("proto_version", svc.get("proto_version").asText());
+        versions.set("proto_versions", svc.get("proto_versions").deepCopy());
         versions.put("service_version", svc.get("service_version").asText());
         versions.put("api", "/v1");
         ArrayNode mcpVersions = versions.putArray("mcp_protocol_versions");
@@ -137,7 +140,7 @@ public class DocumentService {
         catalog.tools().forEach(t -> toolNames.add(t.get("name").asText()));
 
         ObjectNode auth = m.putObject("auth");
-        auth.put("keys_from", svc.get("support_email").asText());
+        auth.put("keys_from", SupportEmail.require(config.supportEmail()));
         ArrayNode schemes = auth.putArray("schemes");
         schemes.addObject().put("name", "none")
                 .put("applies_to", "discovery documents, GET /v1/public/mandates/{id} and /proof, tools/list, service_query_mandate, service_verify_mandate, service_get_pricing, service_get_trust_signals");
