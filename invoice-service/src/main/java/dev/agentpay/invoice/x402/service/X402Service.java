@@ -160,6 +160,27 @@ public class X402Service {
         });
     }
 
+    /**
+     * {@code GET /v1/invoices/{id}/pay}: the state of any invoice for whoever holds its id (the same
+     * capability as paying it), free and without a key: the Invoice object without the customer's personal
+     * fields, as the paid settlement check answers it. This is how the buyer of an x402-created invoice
+     * (owned by {@code x402}, so {@code GET /v1/invoices/{id}} with a partner key is 404) watches it.
+     */
+    public Uni<JsonNode> invoiceStatus(String id) {
+        UUID invoiceId;
+        try {
+            invoiceId = UUID.fromString(id == null ? "" : id.trim());
+        } catch (IllegalArgumentException e) {
+            return Uni.createFrom().failure(ApiException.notFound("invoice_not_found", "no invoice with this id"));
+        }
+        return invoices.find(pool, invoiceId).map(inv -> {
+            if (inv == null) {
+                throw ApiException.notFound("invoice_not_found", "no invoice with this id");
+            }
+            return settleResult(inv);
+        });
+    }
+
     private Uni<X402Result> pay(Capability cap, ObjectNode request, String xPayment, String paymentSignature,
             String resourceUrl) {
         return pay(cap, request, xPayment, paymentSignature, resourceUrl, challenges.requirements(cap, resourceUrl), null);
