@@ -152,7 +152,8 @@ public class DocumentService {
                 .put("applies_to", "/api/x402/invoice, /api/x402/settle, /v1/invoices/{id}/pay, service_create_invoice, service_settle_invoice, service_pay_invoice")
                 .put("reference", url(DocumentPaths.reference("x402-flow.md")));
         schemes.addObject().put("name", "admin").put("header", "x-admin-key")
-                .put("applies_to", "POST " + DocumentPaths.BENCHMARK_PUBLISH);
+                .put("applies_to", "POST " + DocumentPaths.BENCHMARK_PUBLISH)
+                .put("body_schema", url(DocumentPaths.reference("benchmark-publish.schema.json")));
 
         ObjectNode pricing = m.putObject("pricing");
         pricing.put("url", url(DocumentPaths.section(DocumentPaths.PRICING)));
