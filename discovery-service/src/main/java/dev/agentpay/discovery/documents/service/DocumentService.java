@@ -143,13 +143,13 @@ public class DocumentService {
         auth.put("keys_from", SupportEmail.require(config.supportEmail()));
         ArrayNode schemes = auth.putArray("schemes");
         schemes.addObject().put("name", "none")
-                .put("applies_to", "discovery documents, GET /v1/public/mandates/{id} and /proof, tools/list, service_query_mandate, service_verify_mandate, service_get_pricing, service_get_trust_signals");
+                .put("applies_to", "discovery documents, GET /v1/public/mandates/{id} and /proof, GET /v1/invoices/{id}/pay (an invoice's state; the id is the capability), tools/list, service_query_mandate, service_verify_mandate, service_get_pricing, service_get_trust_signals");
         schemes.addObject().put("name", "api_key").put("header", "x-api-key").put("format", "sk_ followed by 64 lowercase hex")
                 .put("mcp_argument", "api_key")
-                .put("applies_to", "/v1/mandates/**, /v1/invoices/**, /v1/webhooks, service_dispute_open");
+                .put("applies_to", "/v1/mandates/**, /v1/invoices/** (except /v1/invoices/{id}/pay), /v1/webhooks, service_dispute_open");
         schemes.addObject().put("name", "x402").put("header", "X-PAYMENT").put("format", "base64 x402 payment proof")
                 .put("mcp_argument", "x_payment")
-                .put("applies_to", "/api/x402/invoice, /api/x402/settle, /v1/invoices/{id}/pay, service_create_invoice, service_settle_invoice, service_pay_invoice")
+                .put("applies_to", "/api/x402/invoice, /api/x402/settle, POST /v1/invoices/{id}/pay, service_create_invoice, service_settle_invoice, service_pay_invoice")
                 .put("reference", url(DocumentPaths.reference("x402-flow.md")));
         schemes.addObject().put("name", "admin").put("header", "x-admin-key")
                 .put("applies_to", "POST " + DocumentPaths.BENCHMARK_PUBLISH)
