@@ -130,16 +130,7 @@ public class X402Service {
      * for, paid to its own deposit address, and a paid call finds it SETTLED (settlementSource x402).
      */
     public Uni<X402Result> payInvoice(String id, String xPayment, String paymentSignature, String resourceUrl) {
-        UUID invoiceId;
-        try {
-            invoiceId = UUID.fromString(id == null ? "" : id.trim());
-        } catch (IllegalArgumentException e) {
-            return Uni.createFrom().failure(ApiException.notFound("invoice_not_found", "no invoice with this id"));
-        }
-        return invoices.find(pool, invoiceId).flatMap(inv -> {
-            if (inv == null) {
-                return Uni.createFrom().failure(ApiException.notFound("invoice_not_found", "no invoice with this id"));
-            }
+        return byCapability(id).flatMap(inv -> {
             if (inv.status() == dev.agentpay.invoice.domain.InvoiceStatus.SETTLED) {
                 return Uni.createFrom().failure(new ApiException(409, "invoice_already_settled",
                         "invoice " + inv.id() + " is already SETTLED; nothing to pay"));
@@ -167,6 +158,11 @@ public class X402Service {
      * (owned by {@code x402}, so {@code GET /v1/invoices/{id}} with a partner key is 404) watches it.
      */
     public Uni<JsonNode> invoiceStatus(String id) {
+        return byCapability(id).map(X402Service::settleResult);
+    }
+
+    /** The invoice an id names, whoever owns it (the id is the capability); 404 for a malformed or unknown id. */
+    private Uni<Invoice> byCapability(String id) {
         UUID invoiceId;
         try {
             invoiceId = UUID.fromString(id == null ? "" : id.trim());
@@ -177,7 +173,7 @@ public class X402Service {
             if (inv == null) {
                 throw ApiException.notFound("invoice_not_found", "no invoice with this id");
             }
-            return settleResult(inv);
+            return inv;
         });
     }
 
