@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class DecisionTableTest {
 
-    private static final Pattern FILE = Pattern.compile("`([\\w./-]+\\.md)`(?: \\(\"([^\"]+)\")?");
+    private static final Pattern FILE = Pattern.compile("`(\\w[\\w./-]*\\.md)`(?: \\(\"([^\"]+)\")?");
     private static final Pattern REFERENCE = Pattern.compile("`/disco/reference/([\\w.-]+)`");
 
     @Test
