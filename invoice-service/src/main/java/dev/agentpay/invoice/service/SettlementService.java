@@ -4,7 +4,7 @@ import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.chains.ChainTable;
 import dev.agentpay.commons.events.ChainTransferEvent;
 import dev.agentpay.commons.events.InvoiceEvent;
-import dev.agentpay.commons.outbox.IdempotentConsumer;
+import dev.agentpay.commons.consumer.IdempotentConsumer;
 import dev.agentpay.commons.outbox.Outbox;
 import dev.agentpay.invoice.domain.Invoice;
 import dev.agentpay.invoice.domain.InvoiceStatus;

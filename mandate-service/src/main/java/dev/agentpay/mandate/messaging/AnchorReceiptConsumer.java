@@ -7,7 +7,7 @@ import dev.agentpay.commons.consumer.SourceRecord;
 import dev.agentpay.commons.events.AnchorReceiptEvent;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.Topics;
-import dev.agentpay.commons.outbox.IdempotentConsumer;
+import dev.agentpay.commons.consumer.IdempotentConsumer;
 import dev.agentpay.mandate.repository.MandateRepository;
 import dev.agentpay.mandate.repository.Times;
 import io.smallrye.mutiny.Uni;

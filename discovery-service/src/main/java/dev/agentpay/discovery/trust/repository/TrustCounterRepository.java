@@ -1,12 +1,10 @@
 package dev.agentpay.discovery.trust.repository;
 
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -19,9 +17,6 @@ public class TrustCounterRepository {
     /** Current counts. */
     public record Counts(long drsReceiptsIssued, long mandatesAnchored, long anchoredTransitions, long invoicesSettled) {
     }
-
-    @Inject
-    Pool pool;
 
     public Uni<Void> drsReceipt(SqlClient tx, String mandateId, UUID eventId, Instant at) {
         return tx.preparedQuery("insert into drs_receipt (mandate_id, event_id, occurred_at) values ($1, $2, $3) on conflict do nothing")
@@ -43,8 +38,8 @@ public class TrustCounterRepository {
         return tx.preparedQuery("delete from settled_invoice where invoice_id = $1").execute(Tuple.of(invoiceId)).replaceWithVoid();
     }
 
-    public Uni<Counts> counts() {
-        return pool.query("select (select count(*) from drs_receipt) as drs,"
+    public Uni<Counts> counts(SqlClient c) {
+        return c.query("select (select count(*) from drs_receipt) as drs,"
                         + " (select count(distinct mandate_id) from anchored_transition) as mandates,"
                         + " (select count(*) from anchored_transition) as transitions,"
                         + " (select count(*) from settled_invoice) as settled")
