@@ -1,5 +1,6 @@
 package dev.agentpay.anchor.repository;
 
+import dev.agentpay.commons.time.Times;
 import dev.agentpay.anchor.domain.AnchorIntent;
 import dev.agentpay.anchor.domain.OpenTx;
 import dev.agentpay.anchor.domain.PendingItem;
@@ -14,9 +15,7 @@ import io.vertx.sqlclient.data.Numeric;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -40,7 +39,7 @@ public class AnchorRepository {
         List<Tuple> rows = new ArrayList<>(intents.size());
         for (AnchorIntent i : intents) {
             rows.add(Tuple.tuple().addString(i.transitionId()).addUUID(i.eventId()).addString(i.mandateId())
-                    .addString(i.partnerId()).addString(i.mandateHash()).addString(i.state()).addOffsetDateTime(utc(i.eventAt()))
+                    .addString(i.partnerId()).addString(i.mandateHash()).addString(i.state()).addOffsetDateTime(Times.db(i.eventAt()))
                     .addString(i.traceParent()));
         }
         return c.preparedQuery("insert into anchor_intent (transition_id, event_id, mandate_id,"
@@ -204,9 +203,6 @@ public class AnchorRepository {
         return n;
     }
 
-    private static OffsetDateTime utc(Instant t) {
-        return OffsetDateTime.ofInstant(t, ZoneOffset.UTC);
-    }
 
     private static Numeric numeric(BigInteger v) {
         return Numeric.create(new BigDecimal(v));

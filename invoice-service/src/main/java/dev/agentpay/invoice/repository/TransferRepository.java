@@ -1,5 +1,6 @@
 package dev.agentpay.invoice.repository;
 
+import dev.agentpay.commons.time.Times;
 import dev.agentpay.commons.events.ChainTransferEvent;
 import dev.agentpay.invoice.domain.UnmatchedTransfer;
 import io.smallrye.mutiny.Uni;
@@ -44,7 +45,7 @@ public class TransferRepository {
                 .execute(Tuple.tuple(List.of(e.aggregateId(), e.chain(), e.txHash(), e.index(), e.block()))
                         .addString(e.from()).addString(e.to()).addString(e.token())
                         .addBigDecimal(new BigDecimal(e.amount())).addString(e.memo()).addString(e.source())
-                        .addString(status).addString(reason).addUUID(invoiceId).addOffsetDateTime(InvoiceRepository.ts(at)))
+                        .addString(status).addString(reason).addUUID(invoiceId).addOffsetDateTime(Times.db(at)))
                 .replaceWithVoid();
     }
 
@@ -59,7 +60,7 @@ public class TransferRepository {
                         + " values ($1, $2, $3, -1, 0, $4, $5, $6, $7, null, 'x402', $8, null, $9, $10) on conflict do nothing")
                 .execute(Tuple.tuple(List.of("x402:" + txHash, chain, txHash)).addString(payer).addString(to).addString(token)
                         .addBigDecimal(new BigDecimal(amount)).addString(status).addUUID(invoiceId)
-                        .addOffsetDateTime(InvoiceRepository.ts(at)))
+                        .addOffsetDateTime(Times.db(at)))
                 .replaceWithVoid();
     }
 
@@ -72,7 +73,7 @@ public class TransferRepository {
 
     public Uni<Void> retract(SqlClient c, String transferId, Instant at) {
         return c.preparedQuery("update chain_transfer set status = 'RETRACTED', retracted_at = $2 where transfer_id = $1")
-                .execute(Tuple.of(transferId, InvoiceRepository.ts(at))).replaceWithVoid();
+                .execute(Tuple.of(transferId, Times.db(at))).replaceWithVoid();
     }
 
     public Uni<List<UnmatchedTransfer>> unmatched(SqlClient c, int limit) {

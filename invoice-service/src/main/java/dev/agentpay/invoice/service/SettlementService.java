@@ -233,4 +233,9 @@ public class SettlementService {
         // EVM addresses are hex (case only encodes a checksum); Solana base58 is case-sensitive.
         return entry.chain().kind() == Chain.Kind.EVM ? a.equalsIgnoreCase(b) : a.equals(b);
     }
+
+    /** Transfers to the seller wallets that settled no invoice, newest first (the operator's view). */
+    public Uni<java.util.List<dev.agentpay.invoice.domain.UnmatchedTransfer>> unmatched(int limit) {
+        return transfers.unmatched(pool, limit);
+    }
 }

@@ -1,13 +1,12 @@
 package dev.agentpay.discovery.trust.repository;
 
+import dev.agentpay.commons.time.Times;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.UUID;
 
 /** The trust-signal counter tables (see {@code V2__discovery.sql}). */
@@ -20,18 +19,18 @@ public class TrustCounterRepository {
 
     public Uni<Void> drsReceipt(SqlClient tx, String mandateId, UUID eventId, Instant at) {
         return tx.preparedQuery("insert into drs_receipt (mandate_id, event_id, occurred_at) values ($1, $2, $3) on conflict do nothing")
-                .execute(Tuple.of(mandateId, eventId, ts(at))).replaceWithVoid();
+                .execute(Tuple.of(mandateId, eventId, Times.db(at))).replaceWithVoid();
     }
 
     public Uni<Void> anchored(SqlClient tx, String transitionId, String mandateId, String txHash, Instant at) {
         return tx.preparedQuery("insert into anchored_transition (transition_id, mandate_id, tx_hash, occurred_at) values ($1, $2, $3, $4)"
                         + " on conflict do nothing")
-                .execute(Tuple.of(transitionId, mandateId, txHash, ts(at))).replaceWithVoid();
+                .execute(Tuple.of(transitionId, mandateId, txHash, Times.db(at))).replaceWithVoid();
     }
 
     public Uni<Void> settled(SqlClient tx, String invoiceId, Instant at) {
         return tx.preparedQuery("insert into settled_invoice (invoice_id, occurred_at) values ($1, $2) on conflict do nothing")
-                .execute(Tuple.of(invoiceId, ts(at))).replaceWithVoid();
+                .execute(Tuple.of(invoiceId, Times.db(at))).replaceWithVoid();
     }
 
     public Uni<Void> unsettled(SqlClient tx, String invoiceId) {
@@ -50,7 +49,4 @@ public class TrustCounterRepository {
                 });
     }
 
-    private static OffsetDateTime ts(Instant at) {
-        return OffsetDateTime.ofInstant(at == null ? Instant.now() : at, ZoneOffset.UTC);
-    }
 }
