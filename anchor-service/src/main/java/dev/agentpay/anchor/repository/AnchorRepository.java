@@ -1,6 +1,7 @@
 package dev.agentpay.anchor.repository;
 
-import dev.agentpay.commons.time.Times;
+import dev.agentpay.commons.sql.Rows;
+import dev.agentpay.commons.sql.Times;
 import dev.agentpay.anchor.domain.AnchorIntent;
 import dev.agentpay.anchor.domain.OpenTx;
 import dev.agentpay.anchor.domain.PendingItem;
@@ -54,13 +55,7 @@ public class AnchorRepository {
         return c.preparedQuery("select transition_id, mandate_hash, state from anchor_intent where status = 'PENDING'"
                         + " order by received_at, transition_id limit $1")
                 .execute(Tuple.of(limit))
-                .map(rs -> {
-                    List<PendingItem> out = new ArrayList<>(rs.size());
-                    for (Row r : rs) {
-                        out.add(new PendingItem(r.getString(0), r.getString(1), r.getString(2)));
-                    }
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> new PendingItem(r.getString(0), r.getString(1), r.getString(2))));
     }
 
     /** Locks these intents if they are all still pending; returns how many are. */
@@ -124,13 +119,7 @@ public class AnchorRepository {
     public Uni<List<StoredTx>> txsBetween(SqlClient c, long from, long to) {
         return c.preparedQuery("select nonce, status, tx_hash, raw_tx from anchor_tx where nonce >= $1 and nonce < $2 order by nonce")
                 .execute(Tuple.of(from, to))
-                .map(rs -> {
-                    List<StoredTx> out = new ArrayList<>(rs.size());
-                    for (Row r : rs) {
-                        out.add(new StoredTx(r.getLong(0), r.getString(1), r.getString(2), r.getString(3)));
-                    }
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> new StoredTx(r.getLong(0), r.getString(1), r.getString(2), r.getString(3))));
     }
 
     /** Transactions stored but not yet resolved, lowest nonce first. */
@@ -155,14 +144,8 @@ public class AnchorRepository {
                         + " i.event_at, i.trace_parent from anchor_tx t join anchor_intent i on i.tx_nonce = t.nonce"
                         + " where t.nonce = $1 and t.status = 'SIGNED' and i.status = 'SENT' order by i.batch_index for update")
                 .execute(Tuple.of(nonce))
-                .map(rs -> {
-                    List<SentItem> out = new ArrayList<>(rs.size());
-                    for (Row r : rs) {
-                        out.add(new SentItem(r.getString(0), r.getString(1), r.getString(2), r.getString(3), r.getString(4),
-                                r.getInteger(5), r.getOffsetDateTime(6).toInstant(), r.getString(7)));
-                    }
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> new SentItem(r.getString(0), r.getString(1), r.getString(2), r.getString(3), r.getString(4),
+                                r.getInteger(5), r.getOffsetDateTime(6).toInstant(), r.getString(7))));
     }
 
     public Uni<Void> insertReceipts(SqlClient c, List<ReceiptRow> receipts) {

@@ -1,6 +1,7 @@
 package dev.agentpay.invoice.repository;
 
-import dev.agentpay.commons.time.Times;
+import dev.agentpay.commons.sql.Rows;
+import dev.agentpay.commons.sql.Times;
 import dev.agentpay.invoice.domain.Invoice;
 import dev.agentpay.invoice.domain.InvoiceStatus;
 import io.smallrye.mutiny.Uni;
@@ -13,7 +14,6 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -85,11 +85,7 @@ public class InvoiceRepository {
                         + " and ($2::bigint is null or invoice_number < $2) and ($3::varchar is null or status = $3)"
                         + " order by invoice_number desc limit $4")
                 .execute(Tuple.of(partnerId, beforeNumber, status == null ? null : status.name(), limit))
-                .map(rs -> {
-                    List<Invoice> out = new ArrayList<>();
-                    rs.forEach(r -> out.add(map(r)));
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> map(r)));
     }
 
     /** PENDING to SETTLED by the transfer that made the received total reach the amount. */

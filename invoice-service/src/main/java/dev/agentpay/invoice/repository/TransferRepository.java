@@ -1,6 +1,7 @@
 package dev.agentpay.invoice.repository;
 
-import dev.agentpay.commons.time.Times;
+import dev.agentpay.commons.sql.Rows;
+import dev.agentpay.commons.sql.Times;
 import dev.agentpay.commons.events.ChainTransferEvent;
 import dev.agentpay.invoice.domain.UnmatchedTransfer;
 import io.smallrye.mutiny.Uni;
@@ -10,7 +11,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -81,13 +81,9 @@ public class TransferRepository {
                         + " amount, memo, reason, detected_at from chain_transfer where status = 'UNMATCHED'"
                         + " order by detected_at desc limit $1")
                 .execute(Tuple.of(limit))
-                .map(rs -> {
-                    List<UnmatchedTransfer> out = new ArrayList<>();
-                    rs.forEach(r -> out.add(new UnmatchedTransfer(r.getString(0), r.getString(1), r.getString(2),
+                .map(rs -> Rows.list(rs, r -> new UnmatchedTransfer(r.getString(0), r.getString(1), r.getString(2),
                             r.getInteger(3), r.getLong(4), r.getString(5), r.getString(6), r.getString(7),
                             r.getBigDecimal(8).toBigIntegerExact().toString(), r.getString(9), r.getString(10),
                             r.getOffsetDateTime(11).toInstant().toString())));
-                    return out;
-                });
     }
 }

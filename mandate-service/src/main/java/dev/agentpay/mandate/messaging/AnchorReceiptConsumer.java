@@ -9,7 +9,7 @@ import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.commons.consumer.IdempotentConsumer;
 import dev.agentpay.mandate.repository.MandateRepository;
-import dev.agentpay.commons.time.Times;
+import dev.agentpay.commons.sql.Times;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import io.vertx.mutiny.sqlclient.Pool;

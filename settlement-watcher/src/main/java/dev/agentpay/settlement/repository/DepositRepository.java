@@ -1,13 +1,13 @@
 package dev.agentpay.settlement.repository;
 
-import dev.agentpay.commons.time.Times;
+import dev.agentpay.commons.sql.Rows;
+import dev.agentpay.commons.sql.Times;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -61,10 +61,6 @@ public class DepositRepository {
     }
 
     private static List<Deposit> deposits(io.vertx.mutiny.sqlclient.RowSet<Row> rs) {
-        List<Deposit> out = new ArrayList<>();
-        for (Row r : rs) {
-            out.add(new Deposit(r.getLong(0), r.getString(1), r.getString(2), r.getUUID(3), r.getLong(4)));
-        }
-        return out;
+        return Rows.list(rs, r -> new Deposit(r.getLong(0), r.getString(1), r.getString(2), r.getUUID(3), r.getLong(4)));
     }
 }

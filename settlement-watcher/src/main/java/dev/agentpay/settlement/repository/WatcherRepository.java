@@ -1,6 +1,7 @@
 package dev.agentpay.settlement.repository;
 
-import dev.agentpay.commons.time.Times;
+import dev.agentpay.commons.sql.Rows;
+import dev.agentpay.commons.sql.Times;
 import dev.agentpay.settlement.domain.BlockRef;
 import dev.agentpay.settlement.domain.Checkpoint;
 import dev.agentpay.settlement.domain.Transfer;
@@ -11,7 +12,6 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -39,11 +39,7 @@ public class WatcherRepository {
         return c.preparedQuery("select block_number, block_hash from seen_block where chain = $1"
                         + " order by block_number desc limit $2")
                 .execute(Tuple.of(chain, limit))
-                .map(rs -> {
-                    List<BlockRef> out = new ArrayList<>();
-                    rs.forEach(r -> out.add(new BlockRef(r.getLong(0), r.getString(1))));
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> new BlockRef(r.getLong(0), r.getString(1))));
     }
 
     /** Published, not retracted transfers above a height. */
@@ -52,13 +48,9 @@ public class WatcherRepository {
                         + " amount, token, memo from detected_transfer where chain = $1 and status = 'DETECTED'"
                         + " and block_number > $2")
                 .execute(Tuple.of(chain, block))
-                .map(rs -> {
-                    List<Transfer> out = new ArrayList<>();
-                    rs.forEach(r -> out.add(new Transfer(r.getString(0), r.getString(1), r.getInteger(2), r.getLong(3),
+                .map(rs -> Rows.list(rs, r -> new Transfer(r.getString(0), r.getString(1), r.getInteger(2), r.getLong(3),
                             r.getString(4), r.getString(5), r.getString(6), r.getBigDecimal(7).toBigIntegerExact(),
                             r.getString(8), r.getString(9))));
-                    return out;
-                });
     }
 
     /** Forgets remembered blocks above a height (a reorg rewound past them). */

@@ -1,5 +1,6 @@
 package dev.agentpay.webhook.repository;
 
+import dev.agentpay.commons.sql.Rows;
 import dev.agentpay.webhook.domain.Attempt;
 import dev.agentpay.webhook.domain.Delivery;
 import io.smallrye.mutiny.Uni;
@@ -254,11 +255,7 @@ public class DeliveryRepository {
                         + " where d.subscription_id = $1 and ($2::varchar is null or d.status = $2)"
                         + " and ($4::bigint is null or d.seq < $4) order by d.seq desc limit $3")
                 .execute(Tuple.from(Arrays.asList(subscriptionId, status, limit, beforeSeq)))
-                .map(rs -> {
-                    List<Delivery> out = new ArrayList<>(rs.size());
-                    rs.forEach(r -> out.add(delivery(r)));
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> delivery(r)));
     }
 
     public Uni<Delivery> find(SqlClient c, UUID subscriptionId, UUID deliveryId) {
@@ -272,13 +269,9 @@ public class DeliveryRepository {
         return c.preparedQuery("select attempt, manual, started_at, outcome, response_code, latency_ms, error"
                         + " from webhook_attempt where delivery_id = $1 order by id")
                 .execute(Tuple.of(deliveryId))
-                .map(rs -> {
-                    List<Attempt> out = new ArrayList<>(rs.size());
-                    rs.forEach(r -> out.add(new Attempt(r.getInteger("attempt"), r.getBoolean("manual"),
+                .map(rs -> Rows.list(rs, r -> new Attempt(r.getInteger("attempt"), r.getBoolean("manual"),
                             r.getOffsetDateTime("started_at"), r.getString("outcome"), r.getInteger("response_code"),
                             r.getInteger("latency_ms"), r.getString("error"))));
-                    return out;
-                });
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.agentpay.webhook.repository;
 
+import dev.agentpay.commons.sql.Rows;
 import dev.agentpay.webhook.domain.Subscription;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
@@ -8,7 +9,6 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
@@ -116,8 +116,6 @@ public class SubscriptionRepository {
     }
 
     private static List<Subscription> all(RowSet<Row> rs) {
-        List<Subscription> out = new ArrayList<>(rs.size());
-        rs.forEach(r -> out.add(map(r)));
-        return out;
+        return Rows.list(rs, r -> map(r));
     }
 }

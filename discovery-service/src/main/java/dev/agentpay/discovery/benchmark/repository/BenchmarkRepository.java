@@ -1,7 +1,7 @@
 package dev.agentpay.discovery.benchmark.repository;
 
+import dev.agentpay.commons.sql.Rows;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -9,7 +9,6 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -31,14 +30,8 @@ public class BenchmarkRepository {
     public Uni<List<Stored>> latest(SqlClient c, int limit) {
         return c.preparedQuery("select id, score, document, published_at from benchmark order by seq desc limit $1")
                 .execute(Tuple.of(limit))
-                .map(rs -> {
-                    List<Stored> out = new ArrayList<>();
-                    for (Row r : rs) {
-                        out.add(new Stored(r.getString("id"), r.getBigDecimal("score"), r.getString("document"),
-                                r.getOffsetDateTime("published_at").toInstant()));
-                    }
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> new Stored(r.getString("id"), r.getBigDecimal("score"), r.getString("document"),
+                                r.getOffsetDateTime("published_at").toInstant())));
     }
 
     public Uni<Optional<String>> rawLogs(SqlClient c, String id) {

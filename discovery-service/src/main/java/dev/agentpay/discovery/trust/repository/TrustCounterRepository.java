@@ -1,6 +1,6 @@
 package dev.agentpay.discovery.trust.repository;
 
-import dev.agentpay.commons.time.Times;
+import dev.agentpay.commons.sql.Times;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;

@@ -1,6 +1,7 @@
 package dev.agentpay.invoice.x402.repository;
 
-import dev.agentpay.commons.time.Times;
+import dev.agentpay.commons.sql.Rows;
+import dev.agentpay.commons.sql.Times;
 import dev.agentpay.invoice.x402.domain.Capability;
 import dev.agentpay.invoice.x402.domain.PaymentState;
 import dev.agentpay.invoice.x402.domain.X402Payment;
@@ -14,7 +15,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -114,11 +114,7 @@ public class PaymentRepository {
         return c.preparedQuery("select " + COLUMNS + " from x402_payment where state = $1 and updated_at < $2"
                         + " order by updated_at limit $3")
                 .execute(Tuple.of(state.name(), Times.db(before), limit))
-                .map(rs -> {
-                    List<X402Payment> out = new ArrayList<>();
-                    rs.forEach(r -> out.add(map(r)));
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> map(r)));
     }
 
     private static X402Payment first(RowSet<Row> rs) {

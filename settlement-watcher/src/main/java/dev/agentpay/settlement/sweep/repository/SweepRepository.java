@@ -1,6 +1,7 @@
 package dev.agentpay.settlement.sweep.repository;
 
-import dev.agentpay.commons.time.Times;
+import dev.agentpay.commons.sql.Rows;
+import dev.agentpay.commons.sql.Times;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.sqlclient.Row;
@@ -46,13 +47,7 @@ public class SweepRepository {
                         + " and d.address not in (select address from busy)"
                         + " order by d.seq limit $2")
                 .execute(Tuple.of(chain, limit))
-                .map(rs -> {
-                    List<Owed> out = new ArrayList<>();
-                    for (Row r : rs) {
-                        out.add(new Owed(r.getString(0), r.getUUID(1), r.getBigDecimal(2).toBigIntegerExact()));
-                    }
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> new Owed(r.getString(0), r.getUUID(1), r.getBigDecimal(2).toBigIntegerExact())));
     }
 
     /** Takes an address out of sweeping (it is not the factory's): it stays visible as held. */

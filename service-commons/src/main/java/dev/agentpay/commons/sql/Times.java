@@ -1,4 +1,4 @@
-package dev.agentpay.commons.time;
+package dev.agentpay.commons.sql;
 
 import io.vertx.mutiny.sqlclient.Row;
 import java.time.Instant;
