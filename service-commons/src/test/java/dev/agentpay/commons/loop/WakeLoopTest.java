@@ -72,10 +72,7 @@ class WakeLoopTest {
     @Test
     void nothingRunsBeforeStartOrAfterStop() {
         AtomicInteger runs = new AtomicInteger();
-        WakeLoop loop = new WakeLoop("closed", null, () -> {
-            runs.incrementAndGet();
-            return Uni.createFrom().item(false);
-        });
+        WakeLoop loop = counting(null, runs);
         loop.wake();
         assertThat(runs).hasValue(0);
         loop.start();
@@ -137,10 +134,7 @@ class WakeLoopTest {
     void anEarlierTimerIsNotHeldBackByALaterPendingOne() throws Exception {
         vertx = Vertx.vertx();
         AtomicInteger runs = new AtomicInteger();
-        WakeLoop loop = new WakeLoop("timed", vertx, () -> {
-            runs.incrementAndGet();
-            return Uni.createFrom().item(false);
-        }).start();
+        WakeLoop loop = counting(vertx, runs).start();
         assertThat(runs).hasValue(1);
         loop.wakeIn(Duration.ofSeconds(30));
         loop.wakeIn(Duration.ofMillis(50)); // earlier than the pending one: gets its own timer
@@ -152,10 +146,7 @@ class WakeLoopTest {
     void everyWakesPeriodicallyUntilStopped() throws Exception {
         vertx = Vertx.vertx();
         AtomicInteger runs = new AtomicInteger();
-        WakeLoop loop = new WakeLoop("periodic", vertx, () -> {
-            runs.incrementAndGet();
-            return Uni.createFrom().item(false);
-        }).every(Duration.ofMillis(20)).start();
+        WakeLoop loop = counting(vertx, runs).every(Duration.ofMillis(20)).start();
         await(() -> runs.get() >= 4, Duration.ofSeconds(5));
         loop.stop();
         int atStop = runs.get();
@@ -164,6 +155,14 @@ class WakeLoopTest {
         vertx.setTimer(200, x -> marker.countDown());
         assertThat(marker.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
         assertThat(runs).as("no periodic wake after stop").hasValue(atStop);
+    }
+
+    /** A loop whose rounds only count themselves. */
+    private static WakeLoop counting(Vertx vertx, AtomicInteger runs) {
+        return new WakeLoop("counting", vertx, () -> {
+            runs.incrementAndGet();
+            return Uni.createFrom().item(false);
+        });
     }
 
     private static void await(java.util.function.BooleanSupplier condition, Duration timeout) throws InterruptedException {
