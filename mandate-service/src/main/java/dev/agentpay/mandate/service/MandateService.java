@@ -17,7 +17,7 @@ import dev.agentpay.mandate.domain.ReceiptView;
 import dev.agentpay.mandate.domain.Transition;
 import dev.agentpay.mandate.repository.MandateRepository;
 import dev.agentpay.mandate.repository.ReceiptRepository;
-import dev.agentpay.mandate.repository.Times;
+import dev.agentpay.commons.sql.Times;
 import dev.agentpay.mandate.signing.CanonicalMandate;
 import dev.agentpay.mandate.signing.Eip712Mandate;
 import dev.agentpay.mandate.signing.SignatureScheme;

@@ -17,7 +17,6 @@ import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -372,9 +371,5 @@ public class DocumentService {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    static String utf8(byte[] b) {
-        return new String(b, StandardCharsets.UTF_8);
     }
 }
