@@ -1,5 +1,6 @@
 package dev.agentpay.mandate;
 
+import static org.awaitility.Awaitility.await;
 import static dev.agentpay.mandate.support.AnchorReceipts.receipt;
 import static dev.agentpay.mandate.support.AnchorReceipts.send;
 import static dev.agentpay.mandate.support.AnchorReceipts.tx;
@@ -36,8 +37,7 @@ class AnchorReceiptTest {
         UUID first = UUID.randomUUID();
         send(receipt(first, m, j, 1, tx('a'), 100));
         send(receipt(first, m, j, 1, tx('a'), 100)); // redelivered
-        Api.await(Duration.ofSeconds(20), () -> tx('a').equals(Api.get(m).jsonPath().getString("data.transitions[1].anchor_tx_hash")),
-                "anchor of signed_by_proposer");
+        await("anchor of signed_by_proposer").atMost(Duration.ofSeconds(20)).until(() -> tx('a').equals(Api.get(m).jsonPath().getString("data.transitions[1].anchor_tx_hash")));
         JsonPath after = Api.get(m).jsonPath();
         assertThat(after.getString("data.transitions[0].anchor_tx_hash")).isNull();
         assertThat(after.getLong("data.transitions[1].anchor_block_number")).isEqualTo(100L);
@@ -48,8 +48,7 @@ class AnchorReceiptTest {
         send(receipt(first, m, j, 1, tx('a'), 100));
         send(receipt(UUID.randomUUID(), m, j, 2, tx('c'), 121));
         // same key, same partition: once the last one is applied, the ones before it were processed
-        Api.await(Duration.ofSeconds(20), () -> tx('c').equals(Api.get(m).jsonPath().getString("data.transitions[2].anchor_tx_hash")),
-                "anchor of signed_by_both");
+        await("anchor of signed_by_both").atMost(Duration.ofSeconds(20)).until(() -> tx('c').equals(Api.get(m).jsonPath().getString("data.transitions[2].anchor_tx_hash")));
         assertThat(Api.get(m).jsonPath().getString("data.transitions[1].anchor_tx_hash")).isEqualTo(tx('b'));
 
         String receiptId = j.getString("data.drs_receipt_id");
@@ -66,8 +65,8 @@ class AnchorReceiptTest {
                 "not-a-uuid", "0x00", "completed", 84532L, tx('d'), 1, 0));
         send(receipt(UUID.randomUUID(), m, j, 0, tx('e'), 130));
         send(receipt(UUID.randomUUID(), m, j, 2, tx('f'), 131));
-        Api.await(Duration.ofSeconds(20), () -> Objects.equals(tx('f'),
-                Api.get(m).jsonPath().getString("data.transitions[2].anchor_tx_hash")), "later receipt");
+        await("later receipt").atMost(Duration.ofSeconds(20)).until(() -> Objects.equals(tx('f'),
+                Api.get(m).jsonPath().getString("data.transitions[2].anchor_tx_hash")));
         assertThat(Api.get(m).jsonPath().getString("data.transitions[0].anchor_tx_hash")).isNull();
         assertThat(Api.get(m).asString()).doesNotContain(tx('d')).doesNotContain(tx('e'));
     }

@@ -1,5 +1,6 @@
 package dev.agentpay.mandate;
 
+import static org.awaitility.Awaitility.await;
 import static dev.agentpay.mandate.support.AnchorReceipts.receipt;
 import static dev.agentpay.mandate.support.AnchorReceipts.send;
 import static dev.agentpay.mandate.support.AnchorReceipts.sendRaw;
@@ -88,18 +89,20 @@ class DatabaseOutageTest {
             sendRaw(mandates.get(0).id(), "{\"not\":\"a receipt\",\"mark\":\"" + poisonMark + "\"}", UUID.randomUUID().toString(),
                     "mandate.anchored");
             // the consumer keeps trying (counted) and reports itself stalled
-            Api.await(Duration.ofSeconds(60), () -> retries() >= retriesBefore + 3, "retries counted during the outage");
-            Api.await(Duration.ofSeconds(60), () -> "DOWN".equals(consumersCheck()), "readiness reporting the stalled consumer");
+            await("retries counted during the outage").atMost(Duration.ofSeconds(60)).until(() -> retries() >= retriesBefore + 3);
+            await("readiness reporting the stalled consumer").atMost(Duration.ofSeconds(60)).until(() -> "DOWN".equals(consumersCheck()));
+            // the outage itself lasts OUTAGE (its length is the scenario); readiness stays DOWN all along
             Duration left = OUTAGE.minus(Duration.between(down, Instant.now()));
             if (!left.isNegative()) {
-                Thread.sleep(left.toMillis()); // the outage itself: its length is the scenario, not a wait for a condition
+                await("readiness DOWN for the rest of the outage").during(left).atMost(left.plusSeconds(10))
+                        .until(() -> "DOWN".equals(consumersCheck()));
             }
             assertThat(consumersCheck()).isEqualTo("DOWN");
         } finally {
             pg.allowConnections(db, true);
         }
         // within 90 s of the database's return, every receipt is applied and readiness is UP, without a restart
-        Api.await(Duration.ofSeconds(90), () -> {
+        await("every receipt sent during the outage applied").atMost(Duration.ofSeconds(90)).until(() -> {
             for (int i = 0; i < mandates.size(); i++) {
                 JsonPath j = Api.get(mandates.get(i)).jsonPath();
                 for (int t = 1; t <= 2; t++) {
@@ -109,8 +112,8 @@ class DatabaseOutageTest {
                 }
             }
             return true;
-        }, "every receipt sent during the outage applied");
-        Api.await(Duration.ofSeconds(30), () -> "UP".equals(consumersCheck()), "readiness UP again");
+        });
+        await("readiness UP again").atMost(Duration.ofSeconds(30)).until(() -> "UP".equals(consumersCheck()));
         given().get("/q/health/ready").then().statusCode(200);
 
         ConsumerRecord<String, String> dead = deadLetter(poisonMark);

@@ -1,5 +1,6 @@
 package dev.agentpay.mandate;
 
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpay.commons.events.AnchorReceiptEvent;
@@ -174,8 +175,7 @@ class TracingTest {
                 rec.headers().add("traceparent", ("00-" + traceId + "-" + hex(8) + "-01").getBytes(StandardCharsets.UTF_8));
                 producer.send(rec).get();
             }
-            Api.await(Duration.ofSeconds(20), () -> seen.stream().anyMatch(s -> s[0].contains(eventId.toString())),
-                    "the consumer's warning about " + eventId);
+            await("the consumer's warning about " + eventId).atMost(Duration.ofSeconds(20)).until(() -> seen.stream().anyMatch(s -> s[0].contains(eventId.toString())));
             String[] line = seen.stream().filter(s -> s[0].contains(eventId.toString())).findFirst().orElseThrow();
             assertThat(line[1]).isEqualTo(traceId);
         } finally {

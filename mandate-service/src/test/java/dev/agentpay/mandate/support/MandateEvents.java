@@ -1,5 +1,6 @@
 package dev.agentpay.mandate.support;
 
+import org.awaitility.Awaitility;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.MandateEvent;
@@ -73,8 +74,7 @@ public final class MandateEvents {
 
     /** Waits (bounded) until at least {@code count} events of the mandate arrived; returns them in arrival order. */
     public List<Received> await(String mandateId, int count) {
-        Api.await(Duration.ofSeconds(20), () -> of(mandateId).size() >= count,
-                count + " event(s) of " + mandateId);
+        Awaitility.await(count + " event(s) of " + mandateId).atMost(Duration.ofSeconds(20)).until(() -> of(mandateId).size() >= count);
         return of(mandateId);
     }
 
