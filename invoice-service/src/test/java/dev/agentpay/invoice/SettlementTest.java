@@ -1,5 +1,6 @@
 package dev.agentpay.invoice;
 
+import static org.awaitility.Awaitility.await;
 import static dev.agentpay.invoice.TestSupport.create;
 import static dev.agentpay.invoice.TestSupport.publish;
 import static dev.agentpay.invoice.TestSupport.transfer;
@@ -119,8 +120,8 @@ class SettlementTest {
         }
         assertThat(invoiceEvents(open.get(0).getString("data.id"), 2)).extracting(InvoiceEvent::type)
                 .containsExactly(InvoiceEvent.CREATED, InvoiceEvent.SETTLED);
-        settleSentinel();
-        assertThat(unmatched()).anySatisfy(u -> assertThat(u).containsEntry("txHash", toSeller).containsEntry("reason", "not_an_invoice_address"));
+        await("the transfer to the seller recorded as unmatched").atMost(WAIT).untilAsserted(() -> assertThat(unmatched())
+                .anySatisfy(u -> assertThat(u).containsEntry("txHash", toSeller).containsEntry("reason", "not_an_invoice_address")));
     }
 
     @Test
@@ -130,7 +131,7 @@ class SettlementTest {
         String to = inv.getString("data.paymentDetails.paymentAddress");
         String first = txHash();
         publish(transfer(ChainTransferEvent.DETECTED, "polygon", first, to, POLYGON_USDC, new BigInteger("4000000"), null));
-        TestSupport.await("partial payment credited", WAIT, () -> "4000000".equals(TestSupport.get(key, id).getString("data.paymentDetails.paidAtomic")));
+        await("partial payment credited").atMost(WAIT).until(() -> "4000000".equals(TestSupport.get(key, id).getString("data.paymentDetails.paidAtomic")));
         JsonPath partial = TestSupport.get(key, id);
         assertThat(partial.getString("data.status")).isEqualTo("PENDING");
         assertThat(partial.getString("data.paymentDetails.paidAmount")).isEqualTo("4");
@@ -145,8 +146,7 @@ class SettlementTest {
 
         String late = txHash();
         publish(transfer(ChainTransferEvent.DETECTED, "polygon", late, to, POLYGON_USDC, new BigInteger("1000000"), null));
-        TestSupport.await("payment after settlement credited", WAIT,
-                () -> "11500000".equals(TestSupport.get(key, id).getString("data.paymentDetails.paidAtomic")));
+        await("payment after settlement credited").atMost(WAIT).until(() -> "11500000".equals(TestSupport.get(key, id).getString("data.paymentDetails.paidAtomic")));
         JsonPath after = TestSupport.get(key, id);
         assertThat(after.getString("data.status")).isEqualTo("SETTLED");
         assertThat(after.getString("data.paymentDetails.txHash")).isEqualTo(second);
@@ -167,13 +167,15 @@ class SettlementTest {
         publish(transfer(ChainTransferEvent.DETECTED, "base", wrongTo, "0x000000000000000000000000000000000000c0de", BASE_USDC, payable, null));
         // the same address on another chain is another chain's address (another factory): not this invoice
         publish(transfer(ChainTransferEvent.DETECTED, "polygon", wrongChain, to, POLYGON_USDC, payable, null));
-        settleSentinel();
+        // each transfer recorded as unmatched proves it was consumed (and refused) before the invoice is looked at
+        await("the three transfers recorded as unmatched").atMost(WAIT).untilAsserted(() -> {
+            List<Map<String, Object>> u = unmatched();
+            assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongToken).containsEntry("reason", "not_usdc"));
+            assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongTo).containsEntry("reason", "not_an_invoice_address"));
+            assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongChain).containsEntry("reason", "not_an_invoice_address"));
+        });
         assertThat(TestSupport.get(key, inv.getString("data.id")).getString("data.status")).isEqualTo("PENDING");
         assertThat(TestSupport.get(key, inv.getString("data.id")).getString("data.paymentDetails.paidAtomic")).isEqualTo("0");
-        List<Map<String, Object>> u = unmatched();
-        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongToken).containsEntry("reason", "not_usdc"));
-        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongTo).containsEntry("reason", "not_an_invoice_address"));
-        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongChain).containsEntry("reason", "not_an_invoice_address"));
         given().get("/admin/transfers/unmatched").then().statusCode(401);
     }
 
@@ -211,12 +213,14 @@ class SettlementTest {
         publish(transfer(ChainTransferEvent.DETECTED, "solana", wrongMint, SOL_SELLER, "So11111111111111111111111111111111111111112", payable, memo));
         publish(transfer(ChainTransferEvent.DETECTED, "solana", wrongMemo, SOL_SELLER, SOL_MINT, payable, UUID.randomUUID().toString()));
         publish(transfer(ChainTransferEvent.DETECTED, "solana", noMemo, SOL_SELLER, SOL_MINT, payable, null));
-        settleSentinel();
+        // each transfer recorded as unmatched proves it was consumed (and refused) before the invoice is looked at
+        await("the three transfers recorded as unmatched").atMost(WAIT).untilAsserted(() -> {
+            List<Map<String, Object>> u = unmatched();
+            assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongMint).containsEntry("reason", "not_usdc"));
+            assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongMemo).containsEntry("reason", "no_invoice_for_memo"));
+            assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", noMemo).containsEntry("reason", "no_invoice_for_memo"));
+        });
         assertThat(TestSupport.get(key, id).getString("data.status")).isEqualTo("PENDING");
-        List<Map<String, Object>> u = unmatched();
-        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongMint).containsEntry("reason", "not_usdc"));
-        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongMemo).containsEntry("reason", "no_invoice_for_memo"));
-        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", noMemo).containsEntry("reason", "no_invoice_for_memo"));
 
         publish(transfer(ChainTransferEvent.DETECTED, "solana", txHash(), SOL_SELLER, SOL_MINT, BigInteger.ONE, memo));
         String sig = "5" + "j".repeat(86);
@@ -246,23 +250,9 @@ class SettlementTest {
         assertThat(settled.getString("data.paymentDetails.chain")).isEqualTo(chain);
     }
 
-    /** Waits until everything published so far is applied: a sentinel invoice settled after it. */
-    private void settleSentinel() {
-        JsonPath s = create(key, "{\"amount\": 0.000001, \"chain\": \"skale\"}");
-        publish(transfer(ChainTransferEvent.DETECTED, "skale", txHash(), s.getString("data.paymentDetails.paymentAddress"),
-                "0x85889c8c714505E0c94b30fcfcF64fE3Ac8FCb20", new BigInteger(s.getString("data.paymentDetails.payableAtomic")), null));
-        // one partition per key: wait for the sentinel plus a margin for other partitions
-        awaitStatus(s.getString("data.id"), "SETTLED");
-        try {
-            Thread.sleep(300);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     private JsonPath awaitStatus(String id, String status) {
         JsonPath[] last = new JsonPath[1];
-        TestSupport.await("invoice " + id + " " + status, WAIT, () -> {
+        await("invoice " + id + " " + status).atMost(WAIT).until(() -> {
             last[0] = TestSupport.get(key, id);
             return status.equals(last[0].getString("data.status"));
         });
