@@ -1,5 +1,8 @@
 package dev.agentpay.discovery;
 
+import java.time.Duration;
+import static org.hamcrest.Matchers.equalTo;
+import static org.awaitility.Awaitility.await;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -72,18 +75,14 @@ class TrustSignalsTest {
             p.flush();
         }
 
-        long deadline = System.currentTimeMillis() + 30_000;
-        Map<String, Integer> now;
         Map<String, Integer> expected = Map.of(
                 "drs_receipts_issued", base.get("drs_receipts_issued") + 2,
                 "mandates_anchored", base.get("mandates_anchored") + 2,
                 "anchored_transitions", base.get("anchored_transitions") + 4,
                 "invoices_settled", base.get("invoices_settled") + 3);
-        do {
-            Thread.sleep(300);
-            now = metrics(rebuildAndRead());
-        } while (!now.equals(expected) && System.currentTimeMillis() < deadline);
-        assertThat(now).isEqualTo(expected);
+        // the sentinels count only once the duplicates before them were read: exactly these figures, no more
+        await("trust signals counting each new fact once").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+                .until(() -> metrics(rebuildAndRead()), equalTo(expected));
         // a further rebuild with nothing new changes nothing, and the section is served with its figures
         JsonPath section = given().get("/disco/sections/trust_signals.json").then().statusCode(200).extract().jsonPath();
         assertThat(section.getInt("metrics.drs_receipts_issued")).isEqualTo(expected.get("drs_receipts_issued"));

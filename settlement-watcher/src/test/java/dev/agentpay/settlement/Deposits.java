@@ -1,5 +1,6 @@
 package dev.agentpay.settlement;
 
+import org.awaitility.Awaitility;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.Topics;
@@ -77,19 +78,8 @@ final class Deposits {
     }
 
     static void awaitRegistered(DepositRepository repo, String chain, String address) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (repo.since(chain, 0, 1_000_000).await().atMost(Duration.ofSeconds(10)).stream()
-                    .anyMatch(d -> d.address().equals(address.toLowerCase(Locale.ROOT)))) {
-                return;
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(ex);
-            }
-        }
-        throw new AssertionError("the watcher did not register " + address + " on " + chain);
+        Awaitility.await("the watcher registering " + address + " on " + chain).atMost(Duration.ofSeconds(30))
+                .until(() -> repo.since(chain, 0, 1_000_000).await().atMost(Duration.ofSeconds(10)).stream()
+                        .anyMatch(d -> d.address().equals(address.toLowerCase(Locale.ROOT))));
     }
 }

@@ -1,5 +1,6 @@
 package dev.agentpay.localstack.solana;
 
+import org.awaitility.Awaitility;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -65,14 +66,8 @@ class SolanaNodeTest {
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString()).body());
     }
 
-    static JsonNode await(Duration timeout, Predicate<JsonNode> done, RpcCall call) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        JsonNode last = call.run();
-        while (!done.test(last) && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-            last = call.run();
-        }
-        return last;
+    static JsonNode await(Duration timeout, Predicate<JsonNode> done, RpcCall call) {
+        return Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(50)).until(call::run, done);
     }
 
     @FunctionalInterface
