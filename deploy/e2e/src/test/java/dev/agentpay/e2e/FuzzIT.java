@@ -1,5 +1,7 @@
 package dev.agentpay.e2e;
 
+import java.util.Objects;
+import static org.awaitility.Awaitility.await;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -76,8 +78,8 @@ class FuzzIT {
         String secret = issued.path("data.signing_secret");
         MandateFlows flows = new MandateFlows(base, apiKey, secret);
         // The key reaches the gateway's services over Kafka.
-        Awaiting.until(Duration.ofSeconds(30), () -> given().baseUri(base).header("x-api-key", apiKey)
-                .get("/v1/invoices").statusCode() != 401 ? true : null);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).until(() -> given().baseUri(base).header("x-api-key", apiKey)
+                .get("/v1/invoices").statusCode() != 401 ? true : null, Objects::nonNull);
         proposedMandate = flows.create();
         signedMandate = flows.create();
         String sig = flows.signature(flows.get(signedMandate));

@@ -1,5 +1,7 @@
 package dev.agentpay.e2e;
 
+import java.util.Objects;
+import static org.awaitility.Awaitility.await;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -70,10 +72,10 @@ class SolanaIT {
         pay(seller, amount, null);
         SolanaNode.Payment paid = pay(seller, amount, memo);
 
-        JsonPath settled = Awaiting.until(Duration.ofSeconds(60), () -> {
+        JsonPath settled = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> {
             JsonPath inv = invoice(id);
             return "SETTLED".equals(inv.getString("data.status")) ? inv : null;
-        });
+        }, Objects::nonNull);
         assertThat(settled.getString("data.paymentDetails.txHash")).isEqualTo(paid.signature());
         assertThat(settled.getString("data.paymentDetails.settlementSource")).isEqualTo("solana-detector");
         assertThat(settled.getString("data.paymentDetails.payerAddress")).isEqualTo(env.get("SOLANA_DEV_PAYER_ADDRESS"));
