@@ -1,5 +1,6 @@
 package dev.agentpay.discovery;
 
+import dev.agentpay.localstack.testing.TestKafka;
 import java.time.Duration;
 import static org.hamcrest.Matchers.equalTo;
 import static org.awaitility.Awaitility.await;
@@ -15,19 +16,12 @@ import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.discovery.testing.UpstreamStubResource;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
-import dev.agentpay.localstack.testing.SharedServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /** Trust-signal counters fed by real Kafka events, counted once per event, published by the rebuild. */
@@ -54,26 +48,23 @@ class TrustSignalsTest {
         AnchorReceiptEvent a2 = anchor(m1, "tr-" + UUID.randomUUID());
         AnchorReceiptEvent a3 = anchor(m2, "tr-" + UUID.randomUUID());
         InvoiceEvent settled1 = invoice(inv1, InvoiceEvent.SETTLED);
-        try (KafkaProducer<String, String> p = producer()) {
-            send(p, mandate(m1, "mandate.proposed", null, "proposed"), m1);
-            send(p, signed, m1);
-            send(p, signed, m1); // redelivered: same event id
-            send(p, a1, m1);
-            send(p, a1, m1);
-            send(p, a2, m1);
-            send(p, a3, m2);
-            send(p, settled1, inv1);
-            send(p, settled1, inv1);
-            send(p, invoice(inv1, InvoiceEvent.CREATED), inv1);
-            send(p, invoice(inv2, InvoiceEvent.SETTLED), inv2);
-            send(p, invoice(inv2, InvoiceEvent.UNSETTLED), inv2);
-            send(p, invoice(inv2, InvoiceEvent.SETTLED), inv2);
-            // sentinels behind the duplicates on the same partitions: once they count, the duplicates were seen
-            send(p, mandate(m2, "mandate.signed_by_both", "signed_by_proposer", "signed_by_both"), m1);
-            send(p, anchor(m2, "tr-" + UUID.randomUUID()), m1);
-            send(p, invoice(UUID.randomUUID().toString(), InvoiceEvent.SETTLED), inv1);
-            p.flush();
-        }
+        send(mandate(m1, "mandate.proposed", null, "proposed"), m1);
+        send(signed, m1);
+        send(signed, m1); // redelivered: same event id
+        send(a1, m1);
+        send(a1, m1);
+        send(a2, m1);
+        send(a3, m2);
+        send(settled1, inv1);
+        send(settled1, inv1);
+        send(invoice(inv1, InvoiceEvent.CREATED), inv1);
+        send(invoice(inv2, InvoiceEvent.SETTLED), inv2);
+        send(invoice(inv2, InvoiceEvent.UNSETTLED), inv2);
+        send(invoice(inv2, InvoiceEvent.SETTLED), inv2);
+        // sentinels behind the duplicates on the same partitions: once they count, the duplicates were seen
+        send(mandate(m2, "mandate.signed_by_both", "signed_by_proposer", "signed_by_both"), m1);
+        send(anchor(m2, "tr-" + UUID.randomUUID()), m1);
+        send(invoice(UUID.randomUUID().toString(), InvoiceEvent.SETTLED), inv1);
 
         Map<String, Integer> expected = Map.of(
                 "drs_receipts_issued", base.get("drs_receipts_issued") + 2,
@@ -117,18 +108,8 @@ class TrustSignalsTest {
                 type.equals(InvoiceEvent.SETTLED) ? "SETTLED" : "PENDING", M.createObjectNode().put("id", id));
     }
 
-    static KafkaProducer<String, String> producer() {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedServers.kafka().bootstrapServers());
-        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        return new KafkaProducer<>(props);
-    }
-
-    static void send(KafkaProducer<String, String> p, DomainEvent e, String key) throws Exception {
-        ProducerRecord<String, String> r = new ProducerRecord<>(e.topic(), key, EventCodec.encode(e));
-        r.headers().add("event-id", e.eventId().toString().getBytes(StandardCharsets.UTF_8));
-        r.headers().add("event-type", e.type().getBytes(StandardCharsets.UTF_8));
-        p.send(r).get();
+    /** Sends {@code e} under {@code key} (a sentinel rides on another aggregate's partition) and waits for the acknowledgement. */
+    static void send(DomainEvent e, String key) {
+        TestKafka.send(TestKafka.record(e.topic(), key, EventCodec.encode(e), e.eventId().toString(), e.type()));
     }
 }

@@ -1,5 +1,8 @@
 package dev.agentpay.invoice;
 
+import java.util.ArrayList;
+import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
+import dev.agentpay.localstack.testing.TestKafka;
 import static org.awaitility.Awaitility.await;
 import static dev.agentpay.invoice.TestSupport.create;
 import static dev.agentpay.invoice.TestSupport.publish;
@@ -15,22 +18,15 @@ import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
-import dev.agentpay.localstack.testing.SharedServers;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import java.math.BigInteger;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -265,28 +261,16 @@ class SettlementTest {
     }
 
     private static List<InvoiceEvent> invoiceEvents(String invoiceId, int expected) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedServers.kafka().bootstrapServers());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID());
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<InvoiceEvent> out = new ArrayList<>();
-        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
-            c.subscribe(List.of(Topics.INVOICE_EVENTS));
-            long deadline = System.nanoTime() + WAIT.toNanos();
-            while (System.nanoTime() < deadline && out.size() < expected) {
-                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
-                    if (invoiceId.equals(r.key())) {
-                        out.add(EventCodec.decode(r.value(), InvoiceEvent.class));
-                    }
-                }
-            }
-            // nothing more than expected arrives shortly after
-            for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(500))) {
-                if (invoiceId.equals(r.key())) {
-                    out.add(EventCodec.decode(r.value(), InvoiceEvent.class));
-                }
-            }
+        try (ConsumerTask<String, String> events = TestKafka.collect(Topics.INVOICE_EVENTS)) {
+            await(expected + " events of " + invoiceId).atMost(WAIT).until(() -> eventsOf(events, invoiceId), l -> l.size() >= expected);
+            // and nothing more than expected arrives shortly after
+            await("no more than " + expected + " events of " + invoiceId).during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+                    .until(() -> eventsOf(events, invoiceId), l -> l.size() == expected);
+            return eventsOf(events, invoiceId);
         }
-        return out;
+    }
+
+    private static List<InvoiceEvent> eventsOf(ConsumerTask<String, String> events, String invoiceId) {
+        return events.stream().filter(r -> invoiceId.equals(r.key())).map(r -> EventCodec.decode(r.value(), InvoiceEvent.class)).toList();
     }
 }

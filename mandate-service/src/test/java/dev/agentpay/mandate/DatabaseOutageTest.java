@@ -1,5 +1,9 @@
 package dev.agentpay.mandate;
 
+import dev.agentpay.localstack.testing.SharedServers;
+import java.util.Optional;
+import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
+import dev.agentpay.localstack.testing.TestKafka;
 import static org.awaitility.Awaitility.await;
 import static dev.agentpay.mandate.support.AnchorReceipts.receipt;
 import static dev.agentpay.mandate.support.AnchorReceipts.send;
@@ -12,7 +16,6 @@ import dev.agentpay.commons.events.Topics;
 import dev.agentpay.localstack.PostgresServer;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
-import dev.agentpay.localstack.testing.SharedServers;
 import dev.agentpay.mandate.support.Api;
 import dev.agentpay.mandate.support.Api.TestMandate;
 import dev.agentpay.mandate.support.Api.TestPartner;
@@ -24,12 +27,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
@@ -117,11 +116,11 @@ class DatabaseOutageTest {
         given().get("/q/health/ready").then().statusCode(200);
 
         ConsumerRecord<String, String> dead = deadLetter(poisonMark);
-        assertThat(header(dead, Consumers.H_TOPIC)).isEqualTo(Topics.ANCHOR_RECEIPTS);
-        assertThat(header(dead, Consumers.H_CONSUMER)).isEqualTo("mandate-service.anchor-receipts");
-        assertThat(header(dead, Consumers.H_REASON)).startsWith("malformed anchor receipt");
-        assertThat(Long.parseLong(header(dead, Consumers.H_OFFSET))).isNotNegative();
-        assertThat(header(dead, "event-type")).isEqualTo("mandate.anchored");
+        assertThat(TestKafka.header(dead, Consumers.H_TOPIC)).isEqualTo(Topics.ANCHOR_RECEIPTS);
+        assertThat(TestKafka.header(dead, Consumers.H_CONSUMER)).isEqualTo("mandate-service.anchor-receipts");
+        assertThat(TestKafka.header(dead, Consumers.H_REASON)).startsWith("malformed anchor receipt");
+        assertThat(Long.parseLong(TestKafka.header(dead, Consumers.H_OFFSET))).isNotNegative();
+        assertThat(TestKafka.header(dead, "event-type")).isEqualTo("mandate.anchored");
         assertThat(dead.key()).isEqualTo(mandates.get(0).id());
     }
 
@@ -129,30 +128,11 @@ class DatabaseOutageTest {
         return "0x" + Integer.toHexString(0xa0 + mandate * 16 + transition).repeat(32);
     }
 
-    private static String header(ConsumerRecord<String, String> r, String key) {
-        var h = r.headers().lastHeader(key);
-        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
-    }
-
     /** Reads the consumer's dead-letter topic from the start until the record carrying {@code mark}. */
     private static ConsumerRecord<String, String> deadLetter(String mark) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedServers.kafka().bootstrapServers());
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, "dlt-reader-" + UUID.randomUUID());
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(props)) {
-            c.subscribe(List.of(Topics.DLT_MANDATE_ANCHOR_RECEIPTS));
-            Instant end = Instant.now().plusSeconds(30);
-            while (Instant.now().isBefore(end)) {
-                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(500))) {
-                    if (r.value().contains(mark)) {
-                        return r;
-                    }
-                }
-            }
+        try (ConsumerTask<String, String> dlt = TestKafka.collect(Topics.DLT_MANDATE_ANCHOR_RECEIPTS)) {
+            return await("a dead letter carrying " + mark).atMost(Duration.ofSeconds(30))
+                    .until(() -> dlt.stream().filter(r -> r.value().contains(mark)).findFirst(), Optional::isPresent).orElseThrow();
         }
-        throw new AssertionError("no dead letter carrying " + mark);
     }
 }

@@ -1,5 +1,6 @@
 package dev.agentpay.settlement;
 
+import dev.agentpay.localstack.testing.TestKafka;
 import org.awaitility.Awaitility;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
@@ -11,12 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
@@ -67,13 +63,7 @@ final class Deposits {
         pd.put("paymentAddress", address);
         InvoiceEvent e = new InvoiceEvent(UUID.randomUUID(), InvoiceEvent.CREATED, invoiceId.toString(), "test-partner",
                 Instant.now(), InvoiceEvent.SCHEMA_VERSION, "PENDING", invoice);
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class));
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
-            producer.send(new ProducerRecord<>(Topics.INVOICE_EVENTS, invoiceId.toString(), EventCodec.encode(e))).get();
-        } catch (Exception ex) {
-            throw new IllegalStateException(ex);
-        }
+        TestKafka.send(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class), TestKafka.record(e));
         return address;
     }
 
