@@ -4,11 +4,10 @@ import dev.agentpay.commons.events.DomainEvent;
 import dev.agentpay.commons.events.EventCodec;
 import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
-import io.smallrye.reactive.messaging.kafka.companion.ProducerBuilder;
 import io.smallrye.reactive.messaging.kafka.companion.ProducerTask;
+import io.smallrye.mutiny.operators.multi.processors.UnicastProcessor;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.awaitility.Awaitility;
 
 /**
  * The tests' side of Kafka, through Quarkus' {@link KafkaCompanion} rather than hand-built clients: one
@@ -99,38 +99,35 @@ public final class TestKafka {
     }
 
     /**
-     * Sends records in call order without waiting for each acknowledgement (for volume); {@link #flush()}
-     * waits for all of them and fails if one failed. One producer, kept open.
+     * Sends records in call order without waiting for each acknowledgement (for volume and for paced sends);
+     * {@link #flush()} waits until every one is acknowledged. One producer task fed for the life of the JVM.
      */
     public static final class Publisher {
 
-        private final ProducerBuilder<String, String> producer;
-        private final List<ProducerTask> pending = new ArrayList<>();
+        private final UnicastProcessor<ProducerRecord<String, String>> queue = UnicastProcessor.create();
+        private final ProducerTask task;
+        private long sent;
 
         Publisher(KafkaCompanion companion) {
-            this.producer = companion.produceStrings()
-                    .withProp(ProducerConfig.LINGER_MS_CONFIG, "1")
-                    .withOnTermination((p, failure) -> {
-                        // kept open for the next send; a failure surfaces in flush()
-                    });
+            task = companion.produceStrings().withProp(ProducerConfig.LINGER_MS_CONFIG, "1").fromMulti(queue);
         }
 
         public synchronized void send(ProducerRecord<String, String> r) {
-            pending.add(producer.fromRecords(r));
+            queue.onNext(r);
+            sent++;
         }
 
         public void send(DomainEvent e) {
             send(record(e));
         }
 
-        /** Waits until every record sent so far is acknowledged. */
+        /** Waits until every record sent so far is acknowledged by the broker. */
         public void flush() {
-            List<ProducerTask> now;
+            long target;
             synchronized (this) {
-                now = new ArrayList<>(pending);
-                pending.clear();
+                target = sent;
             }
-            now.forEach(t -> t.awaitCompletion(API_TIMEOUT));
+            Awaitility.await("the broker acknowledging " + target + " records").atMost(API_TIMEOUT).until(() -> task.count() >= target);
         }
     }
 }
