@@ -1,8 +1,8 @@
 package dev.agentpay.anchor;
 
-import static org.hamcrest.Matchers.equalTo;
-import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 
 import dev.agentpay.anchor.contract.MandateAnchor;
 import dev.agentpay.anchor.support.AnchorChainTestResource;

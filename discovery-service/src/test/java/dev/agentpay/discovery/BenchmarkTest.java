@@ -1,11 +1,8 @@
 package dev.agentpay.discovery;
 
-import static org.awaitility.Awaitility.await;
-import java.util.Optional;
-import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
-import dev.agentpay.localstack.testing.TestKafka;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 
@@ -17,12 +14,15 @@ import dev.agentpay.commons.events.Topics;
 import dev.agentpay.discovery.testing.UpstreamStubResource;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
+import dev.agentpay.localstack.testing.TestKafka;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;

@@ -1,11 +1,9 @@
 package dev.agentpay.discovery;
 
-import dev.agentpay.localstack.testing.TestKafka;
-import java.time.Duration;
-import static org.hamcrest.Matchers.equalTo;
-import static org.awaitility.Awaitility.await;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpay.commons.events.AnchorReceiptEvent;
@@ -16,9 +14,11 @@ import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.discovery.testing.UpstreamStubResource;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
+import dev.agentpay.localstack.testing.TestKafka;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;

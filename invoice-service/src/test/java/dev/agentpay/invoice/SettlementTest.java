@@ -1,15 +1,12 @@
 package dev.agentpay.invoice;
 
-import java.util.ArrayList;
-import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
-import dev.agentpay.localstack.testing.TestKafka;
-import static org.awaitility.Awaitility.await;
 import static dev.agentpay.invoice.TestSupport.create;
 import static dev.agentpay.invoice.TestSupport.publish;
 import static dev.agentpay.invoice.TestSupport.transfer;
 import static dev.agentpay.invoice.TestSupport.txHash;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.commons.auth.PartnerRegistry;
 import dev.agentpay.commons.events.ChainTransferEvent;
@@ -18,12 +15,15 @@ import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
+import dev.agentpay.localstack.testing.TestKafka;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import jakarta.inject.Inject;
 import java.math.BigInteger;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;

@@ -1,12 +1,12 @@
 package dev.agentpay.invoice;
 
-import dev.agentpay.localstack.testing.TestKafka;
 import static io.restassured.RestAssured.given;
 
 import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.commons.auth.PartnerRegistry;
 import dev.agentpay.commons.events.ChainTransferEvent;
 import dev.agentpay.commons.events.PartnerEvent;
+import dev.agentpay.localstack.testing.TestKafka;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import java.math.BigInteger;

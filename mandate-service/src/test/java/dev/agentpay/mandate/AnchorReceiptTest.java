@@ -1,17 +1,17 @@
 package dev.agentpay.mandate;
 
-import static org.awaitility.Awaitility.await;
 import static dev.agentpay.mandate.support.AnchorReceipts.receipt;
 import static dev.agentpay.mandate.support.AnchorReceipts.send;
 import static dev.agentpay.mandate.support.AnchorReceipts.tx;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.commons.events.AnchorReceiptEvent;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
-import dev.agentpay.mandate.support.Api;
 import dev.agentpay.mandate.support.Api.TestMandate;
 import dev.agentpay.mandate.support.Api.TestPartner;
+import dev.agentpay.mandate.support.Api;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;

@@ -1,32 +1,32 @@
 package dev.agentpay.mandate;
 
-import dev.agentpay.localstack.testing.SharedServers;
-import java.util.Optional;
-import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
-import dev.agentpay.localstack.testing.TestKafka;
-import static org.awaitility.Awaitility.await;
 import static dev.agentpay.mandate.support.AnchorReceipts.receipt;
 import static dev.agentpay.mandate.support.AnchorReceipts.send;
 import static dev.agentpay.mandate.support.AnchorReceipts.sendRaw;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.commons.consumer.Consumers;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.localstack.PostgresServer;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
-import dev.agentpay.mandate.support.Api;
+import dev.agentpay.localstack.testing.SharedServers;
+import dev.agentpay.localstack.testing.TestKafka;
 import dev.agentpay.mandate.support.Api.TestMandate;
 import dev.agentpay.mandate.support.Api.TestPartner;
+import dev.agentpay.mandate.support.Api;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.config.ConfigProvider;

@@ -1,15 +1,15 @@
 package dev.agentpay.mandate;
 
-import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
 import dev.agentpay.mandate.service.ExpiryJob;
-import dev.agentpay.mandate.support.Api;
 import dev.agentpay.mandate.support.Api.TestMandate;
 import dev.agentpay.mandate.support.Api.TestPartner;
+import dev.agentpay.mandate.support.Api;
 import dev.agentpay.mandate.support.MandateEvents;
 import io.quarkus.scheduler.Scheduler;
 import io.quarkus.test.common.WithTestResource;

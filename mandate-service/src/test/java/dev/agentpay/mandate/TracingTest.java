@@ -1,16 +1,16 @@
 package dev.agentpay.mandate;
 
-import dev.agentpay.localstack.testing.TestKafka;
-import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.commons.events.AnchorReceiptEvent;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
-import dev.agentpay.mandate.support.Api;
+import dev.agentpay.localstack.testing.TestKafka;
 import dev.agentpay.mandate.support.Api.TestPartner;
+import dev.agentpay.mandate.support.Api;
 import dev.agentpay.mandate.support.MandateEvents;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;

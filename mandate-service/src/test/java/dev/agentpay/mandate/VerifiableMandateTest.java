@@ -1,17 +1,17 @@
 package dev.agentpay.mandate;
 
-import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 
 import dev.agentpay.commons.events.AnchorReceiptEvent;
-import dev.agentpay.mandate.support.Api;
-import dev.agentpay.mandate.support.Api.TestPartner;
-import dev.agentpay.mandate.support.TestSigner;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
+import dev.agentpay.mandate.support.Api.TestPartner;
+import dev.agentpay.mandate.support.Api;
+import dev.agentpay.mandate.support.TestSigner;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;

@@ -1,10 +1,9 @@
 package dev.agentpay.settlement;
 
-import dev.agentpay.localstack.testing.TestKafka;
-import org.awaitility.Awaitility;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.Topics;
+import dev.agentpay.localstack.testing.TestKafka;
 import dev.agentpay.settlement.repository.DepositRepository;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import org.awaitility.Awaitility;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**

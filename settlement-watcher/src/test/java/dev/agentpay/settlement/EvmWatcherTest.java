@@ -4,6 +4,7 @@ import static dev.agentpay.settlement.ChainsTestResource.SELLER;
 import static dev.agentpay.settlement.Deposits.deposit;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.events.ChainTransferEvent;
 import dev.agentpay.localstack.AnvilNode;
@@ -14,7 +15,6 @@ import dev.agentpay.localstack.testing.PostgresTestResource;
 import dev.agentpay.settlement.service.WatcherSupervisor;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import com.fasterxml.jackson.databind.JsonNode;
 import jakarta.inject.Inject;
 import java.math.BigInteger;
 import java.time.Duration;

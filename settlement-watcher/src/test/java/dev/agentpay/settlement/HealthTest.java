@@ -1,7 +1,7 @@
 package dev.agentpay.settlement;
 
-import static org.awaitility.Awaitility.await;
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.agentpay.localstack.testing.KafkaTestResource;

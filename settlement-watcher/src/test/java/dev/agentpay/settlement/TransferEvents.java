@@ -8,8 +8,8 @@ import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
-import org.awaitility.Awaitility;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.awaitility.Awaitility;
 
 /** Reads everything the watcher published to {@code chain-transfers} on the real broker (KafkaCompanion, {@link TestKafka}). */
 final class TransferEvents implements AutoCloseable {

@@ -1,8 +1,8 @@
 package dev.agentpay.webhook;
 
-import static org.awaitility.Awaitility.await;
 import static dev.agentpay.webhook.support.Api.as;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,15 +13,15 @@ import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
 import dev.agentpay.webhook.support.Api;
-import dev.agentpay.webhook.support.NodeVerifier;
 import dev.agentpay.webhook.support.NodeVerifier.Item;
 import dev.agentpay.webhook.support.NodeVerifier.Verdict;
+import dev.agentpay.webhook.support.NodeVerifier;
 import dev.agentpay.webhook.support.TestEvents;
-import dev.agentpay.webhook.support.TestPartners;
 import dev.agentpay.webhook.support.TestPartners.TestPartner;
-import dev.agentpay.webhook.support.TestReceiver;
+import dev.agentpay.webhook.support.TestPartners;
 import dev.agentpay.webhook.support.TestReceiver.Answer;
 import dev.agentpay.webhook.support.TestReceiver.Received;
+import dev.agentpay.webhook.support.TestReceiver;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;

@@ -1,7 +1,7 @@
 package dev.agentpay.webhook;
 
-import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.commons.auth.PartnerRegistry;
 import dev.agentpay.commons.events.MandateEvent;
@@ -9,10 +9,10 @@ import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.webhook.support.Api;
 import dev.agentpay.webhook.support.SharedDatabaseResource;
 import dev.agentpay.webhook.support.TestEvents;
-import dev.agentpay.webhook.support.TestPartners;
 import dev.agentpay.webhook.support.TestPartners.TestPartner;
-import dev.agentpay.webhook.support.TestReceiver;
+import dev.agentpay.webhook.support.TestPartners;
 import dev.agentpay.webhook.support.TestReceiver.Answer;
+import dev.agentpay.webhook.support.TestReceiver;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;

@@ -1,8 +1,8 @@
 package dev.agentpay.webhook;
 
-import static org.awaitility.Awaitility.await;
 import static dev.agentpay.webhook.support.Api.as;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.agentpay.commons.auth.PartnerRegistry;
@@ -10,8 +10,8 @@ import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
 import dev.agentpay.webhook.support.Api;
 import dev.agentpay.webhook.support.TestEvents;
-import dev.agentpay.webhook.support.TestPartners;
 import dev.agentpay.webhook.support.TestPartners.TestPartner;
+import dev.agentpay.webhook.support.TestPartners;
 import dev.agentpay.webhook.support.TestReceiver;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;

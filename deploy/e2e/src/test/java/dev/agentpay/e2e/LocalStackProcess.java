@@ -1,6 +1,7 @@
 package dev.agentpay.e2e;
 
 import static org.awaitility.Awaitility.await;
+
 import dev.agentpay.localstack.Ports;
 import dev.agentpay.localstack.RepoPaths;
 import dev.agentpay.localstack.StackEnv;

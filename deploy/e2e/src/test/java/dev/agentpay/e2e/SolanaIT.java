@@ -1,9 +1,8 @@
 package dev.agentpay.e2e;
 
-import java.util.Objects;
-import static org.awaitility.Awaitility.await;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.localstack.solana.SolanaKeys;
 import dev.agentpay.localstack.solana.SolanaNode;
@@ -11,6 +10,7 @@ import io.restassured.path.json.JsonPath;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,7 @@
 package dev.agentpay.invoice.x402;
 
 import static org.awaitility.Awaitility.await;
+
 import dev.agentpay.localstack.AnvilNode;
 import dev.agentpay.localstack.ManagedProcess;
 import dev.agentpay.localstack.Ports;

@@ -1,8 +1,8 @@
 package dev.agentpay.invoice.x402;
 
-import static org.awaitility.Awaitility.await;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.localstack.solana.SolanaNode;

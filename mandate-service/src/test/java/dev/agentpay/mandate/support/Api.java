@@ -1,8 +1,8 @@
 package dev.agentpay.mandate.support;
 
-import static org.awaitility.Awaitility.await;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;

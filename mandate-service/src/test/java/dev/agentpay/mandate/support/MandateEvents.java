@@ -1,6 +1,5 @@
 package dev.agentpay.mandate.support;
 
-import org.awaitility.Awaitility;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.MandateEvent;
@@ -13,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.awaitility.Awaitility;
 
 /**
  * Reads {@code mandate-events} from the real broker in the background (KafkaCompanion, {@link TestKafka})

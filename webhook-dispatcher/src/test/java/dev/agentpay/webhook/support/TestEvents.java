@@ -1,12 +1,12 @@
 package dev.agentpay.webhook.support;
 
-import dev.agentpay.localstack.testing.TestKafka;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.commons.events.DomainEvent;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.commons.events.PlatformEvent;
+import dev.agentpay.localstack.testing.TestKafka;
 import java.time.Instant;
 import java.util.UUID;
 

@@ -2,10 +2,10 @@ package dev.agentpay.localstack.testing;
 
 import dev.agentpay.commons.events.DomainEvent;
 import dev.agentpay.commons.events.EventCodec;
+import io.smallrye.mutiny.operators.multi.processors.UnicastProcessor;
 import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 import io.smallrye.reactive.messaging.kafka.companion.ProducerTask;
-import io.smallrye.mutiny.operators.multi.processors.UnicastProcessor;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
