@@ -4,7 +4,7 @@ import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.localstack.testing.TestKafka;
-import dev.agentpay.settlement.repository.DepositRepository;
+import dev.agentpay.settlement.service.WatcherLedger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -32,7 +32,7 @@ final class Deposits {
     }
 
     /** Announces one deposit address per EVM chain and waits until the watcher has registered each. */
-    static synchronized void registerOnce(DepositRepository repo) {
+    static synchronized void registerOnce(WatcherLedger ledger) {
         if (!BY_CHAIN.isEmpty()) {
             return;
         }
@@ -40,7 +40,7 @@ final class Deposits {
             BY_CHAIN.put(chain, announce(chain, UUID.randomUUID(), randomAddress()));
         }
         for (var e : BY_CHAIN.entrySet()) {
-            awaitRegistered(repo, e.getKey(), e.getValue());
+            awaitRegistered(ledger, e.getKey(), e.getValue());
         }
     }
 
@@ -67,9 +67,9 @@ final class Deposits {
         return address;
     }
 
-    static void awaitRegistered(DepositRepository repo, String chain, String address) {
+    static void awaitRegistered(WatcherLedger ledger, String chain, String address) {
         Awaitility.await("the watcher registering " + address + " on " + chain).atMost(Duration.ofSeconds(30))
-                .until(() -> repo.since(chain, 0, 1_000_000).await().atMost(Duration.ofSeconds(10)).stream()
+                .until(() -> ledger.depositsSince(chain, 0, 1_000_000).await().atMost(Duration.ofSeconds(10)).stream()
                         .anyMatch(d -> d.address().equals(address.toLowerCase(Locale.ROOT))));
     }
 }
