@@ -137,7 +137,7 @@ class FaultIT {
         if (target == null) {
             return;
         }
-        long deadline = System.currentTimeMillis() + 180_000;
+        long deadline = System.currentTimeMillis() + 300_000; // as long as Faults waits for a recovery
         while (System.currentTimeMillis() < deadline
                 && faults.injected.stream().anyMatch(f -> f.target.equals(target) && f.recoveredMs == 0)) {
             Thread.sleep(200);

@@ -136,6 +136,11 @@ final class Faults {
             }
             Thread.sleep(50);
         }
+        // none seen (or the watcher is still restarting): kill it once it runs again
+        while (ProcessHandle.of(pid("settlement-watcher")).map(ProcessHandle::isAlive).orElse(false) == false
+                && System.currentTimeMillis() < deadline + 300_000) {
+            Thread.sleep(200);
+        }
         return kill("settlement-watcher", "no sweep seen in flight within " + SWEEP_WAIT.toSeconds() + " s");
     }
 
