@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The coordinator stall of bench/FAULTS.md, looked for on the local stack's own broker alone: one
  * {@link KafkaServer}, a consumer group on every {@code __consumer_offsets} partition, each consuming and
  * committing without pause, while the broker is killed ({@code kill -9}) and started again on the same
- * storage, and a consumer of some groups is replaced while the broker is down (as a killed service
+ * storage (every third cycle killed once more as soon as it answers, while its coordinator may still be
+ * loading), and a consumer of some groups is replaced while the broker is down (as a killed service
  * restarting). After each restart every group must consume a new record and commit it within
  * {@link #RECOVERY}: a group whose coordinator partition did not come back fails the test, and the
  * broker's log (kept at INFO for the coordinator and log recovery) says what it did.
@@ -83,6 +84,13 @@ class KafkaCrashRestartTest {
                 }
                 long down = System.currentTimeMillis();
                 broker = KafkaServer.start(data, port, log);
+                if (cycle % 3 == 0) {
+                    // killed again as soon as it answers, while the coordinator may still be loading its partitions
+                    long again = broker.process().pid();
+                    ProcessHandle.of(again).ifPresent(ProcessHandle::destroyForcibly);
+                    ProcessHandle.of(again).ifPresent(h -> h.onExit().join());
+                    broker = KafkaServer.start(data, port, log);
+                }
                 System.out.printf("[kafka-crash] cycle %d: broker back after %d ms%n", cycle, System.currentTimeMillis() - down);
                 awaitAllConsumed(producer, workers, "cycle " + cycle);
                 System.out.println("[kafka-crash] cycle " + cycle + ": coordinators " + coordinators(admin, groups));
@@ -176,6 +184,9 @@ class KafkaCrashRestartTest {
             p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
             p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
             p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+            // a replaced consumer's old member (it never left) is expired after this, not the default 45 s
+            p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
+            p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000");
             consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
         }
 
