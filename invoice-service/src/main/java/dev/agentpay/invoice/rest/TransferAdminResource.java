@@ -3,9 +3,8 @@ package dev.agentpay.invoice.rest;
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.invoice.domain.UnmatchedTransfer;
-import dev.agentpay.invoice.repository.TransferRepository;
+import dev.agentpay.invoice.service.SettlementService;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -21,10 +20,7 @@ import java.util.List;
 public class TransferAdminResource {
 
     @Inject
-    Pool pool;
-
-    @Inject
-    TransferRepository transfers;
+    SettlementService settlements;
 
     @GET
     @Path("/unmatched")
@@ -33,6 +29,6 @@ public class TransferAdminResource {
         if (n < 1 || n > 1000) {
             throw ApiException.invalidField("limit", "must be an integer from 1 to 1000");
         }
-        return transfers.unmatched(pool, n).map(Envelope::of);
+        return settlements.unmatched(n).map(Envelope::of);
     }
 }

@@ -3,6 +3,7 @@ package dev.agentpay.settlement.sweep.rest;
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.settlement.sweep.repository.SweepRepository;
+import dev.agentpay.settlement.sweep.service.Sweeper;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -25,7 +26,7 @@ import java.util.Map;
 public class SweepAdminResource {
 
     @Inject
-    SweepRepository ledger;
+    Sweeper sweeper;
 
     @GET
     public Uni<Map<String, Object>> sweeps(@QueryParam("limit") Integer limit) {
@@ -33,7 +34,7 @@ public class SweepAdminResource {
         if (n < 1 || n > 500) {
             throw ApiException.invalidField("limit", "must be an integer from 1 to 500");
         }
-        return ledger.totals().flatMap(totals -> ledger.recent(n).map(batches -> {
+        return sweeper.totals().flatMap(totals -> sweeper.recent(n).map(batches -> {
             Map<String, Object> data = new LinkedHashMap<>();
             data.put("chains", totals.stream().map(t -> Map.of("chain", t.chain(), "receivedAtomic", t.received().toString(),
                     "sweptAtomic", t.swept().toString(), "heldAtomic", t.held().toString(), "openSweeps", t.openBatches(),
