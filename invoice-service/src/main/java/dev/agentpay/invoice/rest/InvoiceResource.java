@@ -3,6 +3,7 @@ package dev.agentpay.invoice.rest;
 import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.invoice.domain.InvoiceView;
 import dev.agentpay.invoice.domain.Page;
 import dev.agentpay.invoice.service.InvoiceRequests;

@@ -2,6 +2,7 @@ package dev.agentpay.invoice.rest;
 
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.invoice.domain.UnmatchedTransfer;
 import dev.agentpay.invoice.repository.TransferRepository;
 import io.smallrye.mutiny.Uni;

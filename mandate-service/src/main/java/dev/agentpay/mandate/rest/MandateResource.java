@@ -3,6 +3,7 @@ package dev.agentpay.mandate.rest;
 import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.rest.JsonRequest;
 import dev.agentpay.mandate.config.MandateConfig;
 import dev.agentpay.mandate.service.IdempotencyService;
 import dev.agentpay.mandate.service.MandateService;
@@ -50,15 +51,15 @@ public class MandateResource {
     @POST
     public Uni<Response> create(@RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
             @RestHeader(IDEMPOTENCY_KEY) String idemKey, String body) {
-        JsonRequest req = JsonRequest.parse(contentType, body, config.maxBodyBytes(), false,
+        JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), false,
                 Set.of("proposer", "counterparty", "scope", "terms", "expiry", "context", "signature_scheme"));
         var cmd = new MandateService.NewMandate(
-                req.partyName("proposer", AGENT_ID_MAX),
-                req.partyName("counterparty", AGENT_ID_MAX),
+                MandateFields.partyName(req, "proposer", AGENT_ID_MAX),
+                MandateFields.partyName(req, "counterparty", AGENT_ID_MAX),
                 req.requiredString("scope", SCOPE_MAX),
-                req.requiredObjectText("terms"),
+                MandateFields.requiredObjectText(req, "terms"),
                 req.optionalObjectJson("context", MAX_DEPTH),
-                req.requiredTimestamp("expiry"),
+                MandateFields.requiredTimestamp(req, "expiry"),
                 hmacScheme(req.optionalString("signature_scheme", 16)));
         var key = idempotency.key(idemKey, "POST", "/v1/mandates", body);
         return service.create(partner.id(), key, cmd).map(Responses::of);
@@ -74,7 +75,7 @@ public class MandateResource {
     @Path("/{id}/sign")
     public Uni<Response> sign(@RestPath String id, @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
             @RestHeader(IDEMPOTENCY_KEY) String idemKey, String body) {
-        JsonRequest req = JsonRequest.parse(contentType, body, config.maxBodyBytes(), false,
+        JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), false,
                 Set.of("signer", "signature", "scheme"));
         String signer = req.textOrNull("signer");
         if (!MandateService.SIGNER_PROPOSER.equals(signer) && !MandateService.SIGNER_COUNTERPARTY.equals(signer)) {
@@ -100,7 +101,7 @@ public class MandateResource {
     @Path("/{id}/start")
     public Uni<Response> start(@RestPath String id, @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
             @RestHeader(IDEMPOTENCY_KEY) String idemKey, String body) {
-        JsonRequest req = JsonRequest.parse(contentType, body, config.maxBodyBytes(), true, Set.of("triggered_by"));
+        JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), true, Set.of("triggered_by"));
         String triggeredBy = triggeredBy(req);
         var key = idempotency.key(idemKey, "POST", "/v1/mandates/" + id + "/start", body);
         return service.start(partner.id(), key, id, triggeredBy).map(Responses::of);
@@ -110,7 +111,7 @@ public class MandateResource {
     @Path("/{id}/complete")
     public Uni<Response> complete(@RestPath String id, @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
             @RestHeader(IDEMPOTENCY_KEY) String idemKey, String body) {
-        JsonRequest req = JsonRequest.parse(contentType, body, config.maxBodyBytes(), true, Set.of("triggered_by"));
+        JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), true, Set.of("triggered_by"));
         String triggeredBy = triggeredBy(req);
         var key = idempotency.key(idemKey, "POST", "/v1/mandates/" + id + "/complete", body);
         return service.complete(partner.id(), key, id, triggeredBy).map(Responses::of);
@@ -120,7 +121,7 @@ public class MandateResource {
     @Path("/{id}/dispute")
     public Uni<Response> dispute(@RestPath String id, @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
             @RestHeader(IDEMPOTENCY_KEY) String idemKey, String body) {
-        JsonRequest req = JsonRequest.parse(contentType, body, config.maxBodyBytes(), false,
+        JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), false,
                 Set.of("reason", "triggered_by"));
         String reason = req.requiredString("reason", REASON_MAX);
         String triggeredBy = triggeredBy(req);

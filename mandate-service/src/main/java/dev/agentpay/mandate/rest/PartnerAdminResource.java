@@ -3,6 +3,7 @@ package dev.agentpay.mandate.rest;
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.rest.JsonRequest;
 import dev.agentpay.mandate.config.MandateConfig;
 import dev.agentpay.mandate.domain.PartnerRules;
 import dev.agentpay.mandate.service.PartnerService;
@@ -34,7 +35,7 @@ public class PartnerAdminResource {
 
     @POST
     public Uni<Response> create(@RestHeader(HttpHeaders.CONTENT_TYPE) String contentType, String body) {
-        JsonRequest req = JsonRequest.parse(contentType, body, config.maxBodyBytes(), false, Set.of("name"));
+        JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), false, Set.of("name"));
         return service.create(req.requiredString("name", PartnerRules.NAME_MAX)).map(Responses::of);
     }
 
@@ -43,7 +44,7 @@ public class PartnerAdminResource {
     public Uni<Response> importPartner(@RestPath String id, @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
             String body) {
         PartnerRules.checkId(id);
-        JsonRequest req = JsonRequest.parse(contentType, body, config.maxBodyBytes(), false,
+        JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), false,
                 Set.of("name", "api_key", "signing_secret", "status"));
         String name = req.requiredString("name", PartnerRules.NAME_MAX);
         String apiKey = req.requiredString("api_key", 67);

@@ -13,13 +13,6 @@ public final class WebhookDtos {
     private WebhookDtos() {
     }
 
-    /** The success envelope {@code {success:true, data}}. */
-    public record Envelope<T>(boolean success, T data) {
-        public static <T> Envelope<T> of(T data) {
-            return new Envelope<>(true, data);
-        }
-    }
-
     public record CreateRequest(String url, List<String> events, String secret, String description) {
     }
 

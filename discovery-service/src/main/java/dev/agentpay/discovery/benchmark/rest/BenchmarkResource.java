@@ -1,8 +1,10 @@
 package dev.agentpay.discovery.benchmark.rest;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.discovery.benchmark.service.BenchmarkService;
 import dev.agentpay.discovery.documents.domain.StaticDocument;
 import dev.agentpay.discovery.documents.rest.DocumentResource;
@@ -19,7 +21,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
+import java.math.BigDecimal;
 import java.util.regex.Pattern;
 
 /** Publishing benchmarks (admin) and serving their raw logs (public, immutable by id). */
@@ -31,6 +33,11 @@ public class BenchmarkResource {
     @Inject
     BenchmarkService service;
 
+    /** What a publication answers (snake_case, as the benchmark documents are written). */
+    public record PublishedView(String id, BigDecimal score, @JsonProperty("meets_floor") boolean meetsFloor,
+            @JsonProperty("benchmark_url") String benchmarkUrl, @JsonProperty("raw_logs_url") String rawLogsUrl) {
+    }
+
     @POST
     @Path("publish")
     @AdminOnly
@@ -38,8 +45,7 @@ public class BenchmarkResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<Response> publish(JsonNode doc) {
         return service.publish(doc).map(p -> Response.status(201)
-                .entity(Map.of("success", true, "data", Map.of("id", p.id(), "score", p.score(), "meets_floor", p.meetsFloor(),
-                        "benchmark_url", p.benchmarkUrl(), "raw_logs_url", p.rawLogsUrl())))
+                .entity(Envelope.of(new PublishedView(p.id(), p.score(), p.meetsFloor(), p.benchmarkUrl(), p.rawLogsUrl())))
                 .build());
     }
 
