@@ -1,5 +1,6 @@
 package dev.agentpay.invoice.x402.rest;
 
+import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.invoice.x402.service.X402Service;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -13,6 +14,14 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirementsSet;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * {@code POST /v1/invoices/{id}/pay}: pay any invoice with x402. No API key: the invoice id is the
@@ -20,6 +29,7 @@ import jakarta.ws.rs.core.UriInfo;
  * the credential. The body is ignored.
  */
 @Path("/v1/invoices/{id}/pay")
+@Tag(name = "x402")
 @Produces(MediaType.APPLICATION_JSON)
 public class InvoicePayResource {
 
@@ -30,14 +40,23 @@ public class InvoicePayResource {
     ResourceUrls urls;
 
     @POST
-    public Uni<Response> pay(@PathParam("id") String id, @HeaderParam("X-PAYMENT") String payment,
-            @HeaderParam("PAYMENT-SIGNATURE") String signature, @Context UriInfo uri,
-            @HeaderParam("X-Forwarded-Proto") String proto, @HeaderParam("X-Forwarded-Host") String host) {
+    @SecurityRequirementsSet(value = {})
+    @SecurityRequirementsSet(@SecurityRequirement(name = OpenApiContract.X402_PAYMENT))
+    @SecurityRequirementsSet(@SecurityRequirement(name = OpenApiContract.X402_SIGNATURE))
+    @APIResponse(responseCode = "200", description = "paid: the invoice, settled")
+    @APIResponse(responseCode = "402", description = "payment required: the x402 challenge (`accepts`, and the `PAYMENT-REQUIRED` header for v2), or a refused payment")
+    @APIResponse(responseCode = "404", description = "no such invoice (`invoice_not_found`)")
+    @APIResponse(responseCode = "409", description = "the invoice is not payable (already settled, expired)")
+    public Uni<Response> pay(@PathParam("id") String id, @Parameter(hidden = true) @HeaderParam("X-PAYMENT") String payment,
+            @Parameter(hidden = true) @HeaderParam("PAYMENT-SIGNATURE") String signature, @Context UriInfo uri,
+            @Parameter(hidden = true) @HeaderParam("X-Forwarded-Proto") String proto,
+            @Parameter(hidden = true) @HeaderParam("X-Forwarded-Host") String host) {
         return service.payInvoice(id, payment, signature, urls.of(uri, proto, host)).map(X402Resource::response);
     }
 
     /** CORS preflight (headers added by {@link X402Cors}). */
     @OPTIONS
+    @Operation(hidden = true)
     public Response preflight() {
         return Response.noContent().build();
     }

@@ -3,6 +3,7 @@ package dev.agentpay.settlement.sweep.rest;
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.rest.Envelope;
+import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.settlement.sweep.repository.SweepRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -11,6 +12,8 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.util.List;
 
 /**
@@ -21,6 +24,8 @@ import java.util.List;
 @Path("/admin/sweeps")
 @Produces(MediaType.APPLICATION_JSON)
 @AdminOnly
+@SecurityRequirement(name = OpenApiContract.ADMIN_KEY)
+@Tag(name = "Admin: sweeps")
 public class SweepAdminResource {
 
     @Inject
