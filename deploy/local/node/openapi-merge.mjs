@@ -15,6 +15,19 @@ import { isDeepStrictEqual } from 'node:util';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const MERGED = resolve(root, 'discovery-service/src/main/resources/openapi/agentpay-openapi.json');
 
+/** What each tag groups (a service may name a tag without describing it). */
+const TAG_DESCRIPTIONS = {
+  'Admin: discovery': 'Operator endpoints of discovery-service (`x-admin-key`).',
+  Discovery: 'The manifest, its sections, reference documents, benchmarks and this document (no credential).',
+  Invoices: 'USDC invoices of the partner of the `x-api-key`; each EVM invoice has its own payment address.',
+  MCP: 'The Model Context Protocol tool server (streamable HTTP, JSON-RPC 2.0).',
+  Mandates: 'Bilateral mandates: create, sign (HMAC or EIP-712), start, complete, dispute.',
+  'Public mandates': 'What anyone holding a mandate id may read: the redacted view and the proof.',
+  Receipts: 'DRS receipts issued when both parties have signed.',
+  Webhooks: 'Signed webhook subscriptions and their delivery log.',
+  x402: 'Pay-per-call endpoints: HTTP 402 challenges answered with an x402 payment (`X-PAYMENT` or `PAYMENT-SIGNATURE`).',
+};
+
 /** The routing table: [{prefix, service}], longest prefix first. */
 export function routes() {
   const text = readFileSync(resolve(root, 'deploy/helm/agentpay/routes.yaml'), 'utf8');
@@ -53,7 +66,7 @@ export function merge() {
       for (const [method, op] of Object.entries(item)) {
         if (method === 'options') continue;
         kept[method] = op;
-        for (const t of op.tags || []) if (!tags.has(t)) tags.set(t, { name: t });
+        for (const t of op.tags || []) if (!tags.has(t)) tags.set(t, { name: t, description: TAG_DESCRIPTIONS[t] });
       }
       paths[path] = kept;
       from[path] = service;
@@ -67,7 +80,7 @@ export function merge() {
         components[kind][name] = value;
       }
     }
-    for (const t of doc.tags || []) tags.set(t.name, t);
+    for (const t of doc.tags || []) tags.set(t.name, { ...t, description: t.description || TAG_DESCRIPTIONS[t.name] });
   }
   const usedTags = new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags || [])));
   prune(components.schemas, paths);

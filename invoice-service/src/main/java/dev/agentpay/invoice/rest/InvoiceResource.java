@@ -57,6 +57,7 @@ public class InvoiceResource {
 
     @GET
     @Path("/{id}")
+    @APIResponse(responseCode = "200", description = "the invoice", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = InvoiceView.class)))
     @APIResponse(responseCode = "404", description = "no such invoice for this partner (`invoice_not_found`)")
     public Uni<Envelope<InvoiceView>> get(@PathParam("id") String id) {
         String partnerId = partner.id();

@@ -29,8 +29,8 @@ import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
  * {@value #X402_PAYMENT} ({@code X-PAYMENT}, x402 v1) and {@value #X402_SIGNATURE}
  * ({@code PAYMENT-SIGNATURE}, x402 v2); resources name theirs with {@code @SecurityRequirement}; an
  * operation that names none is public ({@code security: []}).</li>
- * <li>Every operation documents {@code 400} and {@code 500} (and {@code 401} when it has a security
- * requirement, {@code 413} and {@code 415} when it takes a body, {@code 429} always: the rate limiter
+ * <li>Every operation documents {@code 400} (bad input; a NUL in any URL) and {@code 500} (and {@code 401}
+ * when it requires a credential, {@code 404} when its path names an id, {@code 413} and {@code 415} when it takes a body, {@code 429} always: the rate limiter
  * answers before any resource) with the {@code ErrorBody} schema, unless it documents that status itself.</li>
  * <li>A 2xx JSON answer documented as the {@code data} type (a component without a {@code success}
  * property, or an array of them) is wrapped in the envelope {@code {success: true, data}} ({@link Envelope}).</li>
@@ -50,6 +50,7 @@ public class OpenApiContract implements OASFilter {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("400", "Bad input: `invalid_json`, `invalid_body` or `validation_error` naming the field, or an operation's own code");
         m.put("401", "Missing or invalid credential (`unauthorized`)");
+        m.put("404", "Nothing with this id for the caller (`*_not_found`); a malformed id is not found too");
         m.put("413", "Request body over the route's limit (`payload_too_large`)");
         m.put("415", "Body not sent as application/json (`unsupported_media_type`)");
         m.put("429", "Rate limited (`rate_limited`; `Retry-After` says when to retry)");
@@ -74,17 +75,17 @@ public class OpenApiContract implements OASFilter {
         if (api.getPaths() == null || api.getPaths().getPathItems() == null) {
             return;
         }
-        for (PathItem item : api.getPaths().getPathItems().values()) {
-            for (Map.Entry<PathItem.HttpMethod, Operation> e : item.getOperations().entrySet()) {
+        for (Map.Entry<String, PathItem> path : api.getPaths().getPathItems().entrySet()) {
+            for (Map.Entry<PathItem.HttpMethod, Operation> e : path.getValue().getOperations().entrySet()) {
                 if (e.getKey() == PathItem.HttpMethod.OPTIONS) {
                     continue;
                 }
-                document(e.getValue(), schemas);
+                document(e.getValue(), path.getKey().contains("{"), schemas);
             }
         }
     }
 
-    private static void document(Operation op, Map<String, Schema> schemas) {
+    private static void document(Operation op, boolean identified, Map<String, Schema> schemas) {
         if (op.getSecurity() == null) {
             op.setSecurity(new ArrayList<>());
         }
@@ -93,12 +94,15 @@ public class OpenApiContract implements OASFilter {
             responses = OASFactory.createAPIResponses();
             op.setResponses(responses);
         }
-        boolean secured = !op.getSecurity().isEmpty();
+        // an empty requirement among the alternatives ({}) makes the credential optional (x402: the 402 challenge)
+        boolean secured = !op.getSecurity().isEmpty()
+                && op.getSecurity().stream().noneMatch(r -> r.getSchemes() == null || r.getSchemes().isEmpty());
         boolean body = op.getRequestBody() != null;
         for (Map.Entry<String, String> e : ERRORS.entrySet()) {
             String status = e.getKey();
             boolean applies = switch (status) {
                 case "401" -> secured;
+                case "404" -> identified;
                 case "413", "415" -> body;
                 default -> true;
             };
