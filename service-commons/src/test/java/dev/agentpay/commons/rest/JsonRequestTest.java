@@ -44,7 +44,7 @@ class JsonRequestTest {
                 1000, false, FIELDS);
         assertThat(r.requiredString("name", 5)).isEqualTo("a");
         assertThat(r.rawText("terms")).isEqualTo("{\"x\":1.500, \"y\":[1]}");
-        assertThat(r.optionalObjectJson("terms", 3)).isEqualTo("{\"x\":1.500,\"y\":[1]}");
+        assertThat(r.optionalObjectJson("terms", 3)).isEqualTo("{\"x\":1.5,\"y\":[1]}");
         assertThatThrownBy(() -> r.requiredString("n", 5)).hasMessage("n: is required");
         assertThatThrownBy(() -> r.optionalObjectJson("terms", 1)).hasMessage("terms: nests deeper than 1 levels");
         assertThatThrownBy(() -> parse("{\"name\":7}").requiredString("name", 5)).hasMessage("name: must be a string");

@@ -6,6 +6,7 @@ import dev.agentpay.webhook.domain.Subscription;
 import dev.agentpay.webhook.service.SubscriptionService.DeliveryDetail;
 import java.time.OffsetDateTime;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** Request and response bodies of the webhook API. Secrets appear only in requests. */
 public final class WebhookDtos {
@@ -13,13 +14,16 @@ public final class WebhookDtos {
     private WebhookDtos() {
     }
 
+    @Schema(name = "CreateWebhookRequest")
     public record CreateRequest(String url, List<String> events, String secret, String description) {
     }
 
     /** PATCH body; {@code secret} is only read to refuse it (rotation has its own endpoint). */
+    @Schema(name = "UpdateWebhookRequest")
     public record UpdateRequest(String url, List<String> events, String description, String secret) {
     }
 
+    @Schema(name = "RotateWebhookSecretRequest")
     public record RotateRequest(String secret, Long overlapSeconds) {
     }
 
