@@ -39,6 +39,9 @@ import org.jboss.resteasy.reactive.RestPath;
 public class MandateResource {
 
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    private static final String NOT_FOUND = "no such mandate for this partner (`mandate_not_found`)";
+    private static final String CONFLICT = "the mandate is not in a state that allows this (`invalid_transition`, "
+            + "`expired`, ...) or the Idempotency-Key was used for another body";
     private static final int AGENT_ID_MAX = 256;
     private static final int SCOPE_MAX = 10_000;
     private static final int TRIGGERED_BY_MAX = 256;
@@ -61,7 +64,7 @@ public class MandateResource {
 
     @POST
     @APIResponse(responseCode = "201", description = "created; the proposer signs next", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Created.class)))
-    @APIResponse(responseCode = "409", description = "the mandate is not in a state that allows this (`invalid_transition`, `expired`, ...) or the Idempotency-Key was used for another body")
+    @APIResponse(responseCode = "409", description = CONFLICT)
     public Uni<Response> create(@Parameter(hidden = true) @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
             @RestHeader(IDEMPOTENCY_KEY) String idemKey, @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.CreateMandateRequest.class))) String body) {
         JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), false,
@@ -81,7 +84,7 @@ public class MandateResource {
     @GET
     @Path("/{id}")
     @APIResponse(responseCode = "200", description = "the mandate", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateView.class)))
-    @APIResponse(responseCode = "404", description = "no such mandate for this partner (`mandate_not_found`)")
+    @APIResponse(responseCode = "404", description = NOT_FOUND)
     public Uni<Response> get(@RestPath String id) {
         return service.get(partner.id(), id).map(Responses::ok);
     }
@@ -89,8 +92,8 @@ public class MandateResource {
     @POST
     @Path("/{id}/sign")
     @APIResponse(responseCode = "200", description = "signed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Signed.class)))
-    @APIResponse(responseCode = "404", description = "no such mandate for this partner (`mandate_not_found`)")
-    @APIResponse(responseCode = "409", description = "the mandate is not in a state that allows this (`invalid_transition`, `expired`, ...) or the Idempotency-Key was used for another body")
+    @APIResponse(responseCode = "404", description = NOT_FOUND)
+    @APIResponse(responseCode = "409", description = CONFLICT)
     public Uni<Response> sign(@RestPath String id, @Parameter(hidden = true) @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
             @RestHeader(IDEMPOTENCY_KEY) String idemKey, @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.SignRequest.class))) String body) {
         JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), false,
@@ -118,8 +121,8 @@ public class MandateResource {
     @POST
     @Path("/{id}/start")
     @APIResponse(responseCode = "200", description = "started", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
-    @APIResponse(responseCode = "404", description = "no such mandate for this partner (`mandate_not_found`)")
-    @APIResponse(responseCode = "409", description = "the mandate is not in a state that allows this (`invalid_transition`, `expired`, ...) or the Idempotency-Key was used for another body")
+    @APIResponse(responseCode = "404", description = NOT_FOUND)
+    @APIResponse(responseCode = "409", description = CONFLICT)
     public Uni<Response> start(@RestPath String id, @Parameter(hidden = true) @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
             @RestHeader(IDEMPOTENCY_KEY) String idemKey, @RequestBody(required = false, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.TransitionRequest.class))) String body) {
         JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), true, Set.of("triggered_by"));
@@ -131,8 +134,8 @@ public class MandateResource {
     @POST
     @Path("/{id}/complete")
     @APIResponse(responseCode = "200", description = "completed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
-    @APIResponse(responseCode = "404", description = "no such mandate for this partner (`mandate_not_found`)")
-    @APIResponse(responseCode = "409", description = "the mandate is not in a state that allows this (`invalid_transition`, `expired`, ...) or the Idempotency-Key was used for another body")
+    @APIResponse(responseCode = "404", description = NOT_FOUND)
+    @APIResponse(responseCode = "409", description = CONFLICT)
     public Uni<Response> complete(@RestPath String id, @Parameter(hidden = true) @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
             @RestHeader(IDEMPOTENCY_KEY) String idemKey, @RequestBody(required = false, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.TransitionRequest.class))) String body) {
         JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), true, Set.of("triggered_by"));
@@ -144,8 +147,8 @@ public class MandateResource {
     @POST
     @Path("/{id}/dispute")
     @APIResponse(responseCode = "200", description = "disputed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
-    @APIResponse(responseCode = "404", description = "no such mandate for this partner (`mandate_not_found`)")
-    @APIResponse(responseCode = "409", description = "the mandate is not in a state that allows this (`invalid_transition`, `expired`, ...) or the Idempotency-Key was used for another body")
+    @APIResponse(responseCode = "404", description = NOT_FOUND)
+    @APIResponse(responseCode = "409", description = CONFLICT)
     public Uni<Response> dispute(@RestPath String id, @Parameter(hidden = true) @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
             @RestHeader(IDEMPOTENCY_KEY) String idemKey, @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.DisputeRequest.class))) String body) {
         JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), false,

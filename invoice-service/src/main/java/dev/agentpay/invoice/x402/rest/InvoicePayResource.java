@@ -44,7 +44,7 @@ public class InvoicePayResource {
     @SecurityRequirementsSet(@SecurityRequirement(name = OpenApiContract.X402_PAYMENT))
     @SecurityRequirementsSet(@SecurityRequirement(name = OpenApiContract.X402_SIGNATURE))
     @APIResponse(responseCode = "200", description = "paid: the invoice, settled")
-    @APIResponse(responseCode = "402", description = "payment required: the x402 challenge (`accepts`, and the `PAYMENT-REQUIRED` header for v2), or a refused payment")
+    @APIResponse(responseCode = "402", description = X402Resource.PAYMENT_REQUIRED)
     @APIResponse(responseCode = "404", description = "no such invoice (`invoice_not_found`)")
     @APIResponse(responseCode = "409", description = "the invoice is not payable (already settled, expired)")
     public Uni<Response> pay(@PathParam("id") String id, @Parameter(hidden = true) @HeaderParam("X-PAYMENT") String payment,

@@ -32,8 +32,15 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  */
 @Path("/api/x402")
 @Tag(name = "x402")
+@SecurityRequirementsSet(value = {})
+@SecurityRequirementsSet(@SecurityRequirement(name = OpenApiContract.X402_PAYMENT))
+@SecurityRequirementsSet(@SecurityRequirement(name = OpenApiContract.X402_SIGNATURE))
 @Produces(MediaType.APPLICATION_JSON)
 public class X402Resource {
+
+    /** The 402 answer of every x402 operation. */
+    static final String PAYMENT_REQUIRED = "payment required: the x402 challenge (`accepts`, and the `PAYMENT-REQUIRED` "
+            + "header for v2), or a refused payment";
 
     @Inject
     X402Service service;
@@ -43,11 +50,8 @@ public class X402Resource {
 
     @POST
     @Path("/invoice")
-    @SecurityRequirementsSet(value = {})
-    @SecurityRequirementsSet(@SecurityRequirement(name = OpenApiContract.X402_PAYMENT))
-    @SecurityRequirementsSet(@SecurityRequirement(name = OpenApiContract.X402_SIGNATURE))
     @APIResponse(responseCode = "200", description = "paid: the invoice, settled; `X-PAYMENT-RESPONSE` / `PAYMENT-RESPONSE` carry the settlement")
-    @APIResponse(responseCode = "402", description = "payment required: the x402 challenge (`accepts`, and the `PAYMENT-REQUIRED` header for v2), or a refused payment")
+    @APIResponse(responseCode = "402", description = PAYMENT_REQUIRED)
     public Uni<Response> invoice(@RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = InvoiceApi.X402InvoiceRequest.class))) String body, @Parameter(hidden = true) @HeaderParam("X-PAYMENT") String payment,
             @Parameter(hidden = true) @HeaderParam("PAYMENT-SIGNATURE") String signature, @Context UriInfo uri,
@@ -58,11 +62,8 @@ public class X402Resource {
 
     @POST
     @Path("/settle")
-    @SecurityRequirementsSet(value = {})
-    @SecurityRequirementsSet(@SecurityRequirement(name = OpenApiContract.X402_PAYMENT))
-    @SecurityRequirementsSet(@SecurityRequirement(name = OpenApiContract.X402_SIGNATURE))
     @APIResponse(responseCode = "200", description = "paid: the invoice, settled")
-    @APIResponse(responseCode = "402", description = "payment required: the x402 challenge (`accepts`, and the `PAYMENT-REQUIRED` header for v2), or a refused payment")
+    @APIResponse(responseCode = "402", description = PAYMENT_REQUIRED)
     @APIResponse(responseCode = "404", description = "no such invoice (`invoice_not_found`)")
     public Uni<Response> settle(@RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = InvoiceApi.X402SettleRequest.class))) String body, @Parameter(hidden = true) @HeaderParam("X-PAYMENT") String payment,
