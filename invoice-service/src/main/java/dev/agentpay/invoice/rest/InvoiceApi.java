@@ -1,6 +1,8 @@
 package dev.agentpay.invoice.rest;
 
 import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
@@ -33,6 +35,15 @@ public final class InvoiceApi {
             @Schema(minimum = "0", exclusiveMinimum = true) BigDecimal amount,
             @Schema(enumeration = "USDC") String currency,
             @Schema(maxLength = 1000) String description) {
+    }
+
+    /** The x402 protocol's 402 answer (not the platform envelope: x402 clients read this shape). */
+    @Schema(name = "X402PaymentRequired", description = "the x402 challenge: what to pay, where, and why the request was refused")
+    public record X402PaymentRequired(
+            @Schema(required = true, examples = "1") int x402Version,
+            @Schema(description = "why no payment was accepted") String error,
+            @Schema(required = true, description = "the payment requirements (x402 PaymentRequirements), one per accepted network")
+            List<Map<String, Object>> accepts) {
     }
 
     @Schema(name = "X402SettleRequest", additionalProperties = Schema.False.class)

@@ -1,6 +1,7 @@
 package dev.agentpay.invoice.x402.rest;
 
 import dev.agentpay.commons.rest.OpenApiContract;
+import dev.agentpay.invoice.rest.InvoiceApi;
 import dev.agentpay.invoice.x402.service.X402Service;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -44,7 +45,8 @@ public class InvoicePayResource {
     @SecurityRequirementsSet(@SecurityRequirement(name = OpenApiContract.X402_PAYMENT))
     @SecurityRequirementsSet(@SecurityRequirement(name = OpenApiContract.X402_SIGNATURE))
     @APIResponse(responseCode = "200", description = "paid: the invoice, settled")
-    @APIResponse(responseCode = "402", description = X402Resource.PAYMENT_REQUIRED)
+    @APIResponse(responseCode = "402", description = X402Resource.PAYMENT_REQUIRED, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = InvoiceApi.X402PaymentRequired.class)))
     @APIResponse(responseCode = "404", description = "no such invoice (`invoice_not_found`)")
     @APIResponse(responseCode = "409", description = "the invoice is not payable (already settled, expired)")
     public Uni<Response> pay(@PathParam("id") String id, @Parameter(hidden = true) @HeaderParam("X-PAYMENT") String payment,

@@ -51,7 +51,8 @@ public class X402Resource {
     @POST
     @Path("/invoice")
     @APIResponse(responseCode = "200", description = "paid: the invoice, settled; `X-PAYMENT-RESPONSE` / `PAYMENT-RESPONSE` carry the settlement")
-    @APIResponse(responseCode = "402", description = PAYMENT_REQUIRED)
+    @APIResponse(responseCode = "402", description = PAYMENT_REQUIRED, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = InvoiceApi.X402PaymentRequired.class)))
     public Uni<Response> invoice(@RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = InvoiceApi.X402InvoiceRequest.class))) String body, @Parameter(hidden = true) @HeaderParam("X-PAYMENT") String payment,
             @Parameter(hidden = true) @HeaderParam("PAYMENT-SIGNATURE") String signature, @Context UriInfo uri,
@@ -63,7 +64,8 @@ public class X402Resource {
     @POST
     @Path("/settle")
     @APIResponse(responseCode = "200", description = "paid: the invoice, settled")
-    @APIResponse(responseCode = "402", description = PAYMENT_REQUIRED)
+    @APIResponse(responseCode = "402", description = PAYMENT_REQUIRED, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = InvoiceApi.X402PaymentRequired.class)))
     @APIResponse(responseCode = "404", description = "no such invoice (`invoice_not_found`)")
     public Uni<Response> settle(@RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = InvoiceApi.X402SettleRequest.class))) String body, @Parameter(hidden = true) @HeaderParam("X-PAYMENT") String payment,
