@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpay.anchor.contract.MandateAnchor;
-import dev.agentpay.anchor.service.AnchorPipeline;
+import dev.agentpay.anchor.service.ChainGuard;
 import dev.agentpay.anchor.support.AnchorChainTestResource;
 import dev.agentpay.anchor.support.KafkaIo;
 import dev.agentpay.localstack.AnvilNode;
@@ -46,7 +46,7 @@ class ContractTest {
     static final String ACCOUNT_2 = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
 
     @Inject
-    AnchorPipeline pipeline;
+    ChainGuard guard;
 
     @Test
     void committedArtifactsAreWhatSolcBuildsFromTheSource() throws Exception {
@@ -124,12 +124,12 @@ class ContractTest {
     @Test
     void startUpGuardRefusesWrongChainMissingContractAndForeignSigner() {
         String contract = AnchorChainTestResource.contract();
-        pipeline.verifyChain(AnchorChainTestResource.CHAIN_ID, contract, AnvilNode.DEV_ADDRESS_0).await().atMost(Duration.ofSeconds(10));
-        assertThatThrownBy(() -> pipeline.verifyChain(8453, contract, AnvilNode.DEV_ADDRESS_0).await().atMost(Duration.ofSeconds(10)))
+        guard.verify(AnchorChainTestResource.CHAIN_ID, contract, AnvilNode.DEV_ADDRESS_0).await().atMost(Duration.ofSeconds(10));
+        assertThatThrownBy(() -> guard.verify(8453, contract, AnvilNode.DEV_ADDRESS_0).await().atMost(Duration.ofSeconds(10)))
                 .hasMessageContaining("refusing to start").hasMessageContaining("chain id 84532");
-        assertThatThrownBy(() -> pipeline.verifyChain(AnchorChainTestResource.CHAIN_ID, ACCOUNT_2, AnvilNode.DEV_ADDRESS_0)
+        assertThatThrownBy(() -> guard.verify(AnchorChainTestResource.CHAIN_ID, ACCOUNT_2, AnvilNode.DEV_ADDRESS_0)
                 .await().atMost(Duration.ofSeconds(10))).hasMessageContaining("no contract");
-        assertThatThrownBy(() -> pipeline.verifyChain(AnchorChainTestResource.CHAIN_ID, contract, ACCOUNT_1)
+        assertThatThrownBy(() -> guard.verify(AnchorChainTestResource.CHAIN_ID, contract, ACCOUNT_1)
                 .await().atMost(Duration.ofSeconds(10))).hasMessageContaining("signer is");
     }
 

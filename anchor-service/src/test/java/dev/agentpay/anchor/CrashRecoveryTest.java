@@ -3,7 +3,7 @@ package dev.agentpay.anchor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpay.anchor.service.AnchorPipeline;
-import dev.agentpay.anchor.service.FaultInjection;
+import dev.agentpay.anchor.client.FaultInjection;
 import dev.agentpay.anchor.support.AnchorChainTestResource;
 import dev.agentpay.anchor.support.Await;
 import dev.agentpay.anchor.support.ChainView;

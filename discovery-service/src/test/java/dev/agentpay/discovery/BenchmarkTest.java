@@ -88,6 +88,88 @@ class BenchmarkTest {
         assertThat(given().get("/disco/benchmark.json").then().extract().header("ETag")).isEqualTo(before);
     }
 
+    /**
+     * The publish body schema clients read (reference benchmark-publish.schema.json, an independent JSON
+     * Schema implementation) against what the endpoint enforces: every body the schema accepts is published,
+     * every body it refuses is a 400 that changes nothing; the consistency rules the schema states in words
+     * (and cannot express) are refused too.
+     */
+    @Test
+    void thePublishedSchemaIsWhatTheEndpointEnforces() throws Exception {
+        JsonNode schemaDoc = M.readTree(given().get("/disco/reference/benchmark-publish.schema.json").then().statusCode(200)
+                .contentType(startsWith("application/schema+json")).extract().asString());
+        String manifestSchema = given().get("/.well-known/disco.json").then().statusCode(200).extract().jsonPath()
+                .getString("auth.schemes.find { it.name == 'admin' }.body_schema");
+        assertThat(manifestSchema).endsWith("/disco/reference/benchmark-publish.schema.json");
+        com.networknt.schema.Schema schema = com.networknt.schema.SchemaRegistry
+                .withDefaultDialect(com.networknt.schema.SpecificationVersion.DRAFT_2020_12).getSchema(schemaDoc);
+
+        ObjectNode integralDecimals = doc(18);
+        integralDecimals.put("tasks_total", 18.0).put("tasks_completed", 18.0);
+        ObjectNode offsetTime = doc(16).put("run_at", "2026-11-25T21:00:00.123+01:00");
+        ObjectNode oneClass = doc(1);
+        oneClass.putArray("task_classes").addObject().put("name", "all").put("attempted", 18).put("completed", 1);
+        for (ObjectNode valid : List.of(doc(18), doc(0), integralDecimals, offsetTime, oneClass)) {
+            assertThat(schema.validate(valid)).as("schema-valid: %s", valid).isEmpty();
+            given().contentType("application/json").header("x-admin-key", ADMIN).body(valid.toString())
+                    .post("/disco/benchmark/publish").then().statusCode(201);
+        }
+
+        String before = given().get("/disco/benchmark.json").then().extract().header("ETag");
+        List<ObjectNode> invalid = new java.util.ArrayList<>();
+        for (String field : List.of("metric", "tasks_total", "tasks_completed", "score", "task_classes", "run_at", "raw_logs")) {
+            ObjectNode d = doc(18);
+            d.remove(field);
+            invalid.add(d);
+        }
+        invalid.add(doc(18).put("metric", "atrr"));
+        invalid.add(doc(18).put("tasks_total", 0));
+        invalid.add(doc(18).put("tasks_total", 1001));
+        invalid.add(doc(18).put("tasks_total", 17.5));
+        invalid.add(doc(18).put("tasks_total", "18"));
+        invalid.add(doc(18).put("tasks_completed", -1));
+        invalid.add(doc(18).put("score", 1.5));
+        invalid.add(doc(18).put("score", "1"));
+        invalid.add(doc(18).put("run_at", "yesterday"));
+        invalid.add(doc(18).put("run_at", "2026-11-25 21:00:00"));
+        ObjectNode emptyClasses = doc(18);
+        emptyClasses.putArray("task_classes");
+        invalid.add(emptyClasses);
+        ObjectNode blankName = doc(18);
+        ((ObjectNode) blankName.get("task_classes").get(0)).put("name", "  ");
+        invalid.add(blankName);
+        ObjectNode noAttempted = doc(18);
+        ((ObjectNode) noAttempted.get("task_classes").get(0)).remove("attempted");
+        invalid.add(noAttempted);
+        ObjectNode emptyLogs = doc(18);
+        emptyLogs.putArray("raw_logs");
+        invalid.add(emptyLogs);
+        ObjectNode scalarLog = doc(18);
+        ((com.fasterxml.jackson.databind.node.ArrayNode) scalarLog.get("raw_logs")).add(7);
+        invalid.add(scalarLog);
+        for (ObjectNode bad : invalid) {
+            assertThat(schema.validate(bad)).as("schema-invalid: %s", bad).isNotEmpty();
+            given().contentType("application/json").header("x-admin-key", ADMIN).body(bad.toString())
+                    .post("/disco/benchmark/publish").then().statusCode(400).body("success", equalTo(false));
+        }
+        // schema-valid, refused by the consistency rules the schema's description states
+        ObjectNode wrongScore = doc(15).put("score", 1.0);
+        ObjectNode classesDontAddUp = doc(18);
+        ((ObjectNode) classesDontAddUp.get("task_classes").get(0)).put("attempted", 4);
+        ObjectNode moreCompletedThanAttempted = doc(12);
+        // class a: 3 completed of 2 attempted; class f attempts one more, so both sums still add up
+        ((ObjectNode) moreCompletedThanAttempted.get("task_classes").get(0)).put("attempted", 2);
+        ((ObjectNode) moreCompletedThanAttempted.get("task_classes").get(5)).put("attempted", 4);
+        for (ObjectNode inconsistent : List.of(wrongScore, classesDontAddUp, moreCompletedThanAttempted)) {
+            assertThat(schema.validate(inconsistent)).as("schema-valid: %s", inconsistent).isEmpty();
+            given().contentType("application/json").header("x-admin-key", ADMIN).body(inconsistent.toString())
+                    .post("/disco/benchmark/publish").then().statusCode(400).body("error.code", equalTo("validation_error"));
+        }
+        assertThat(schemaDoc.get("description").asText()).contains("score equals tasks_completed / tasks_total",
+                "add up to tasks_total", "at most its attempted");
+        assertThat(given().get("/disco/benchmark.json").then().extract().header("ETag")).isEqualTo(before);
+    }
+
     @Test
     void publishStoresUpdatesBenchmarkJsonServesRawLogsAndEmitsTheEvent() throws Exception {
         JsonPath r = given().contentType("application/json").header("x-admin-key", ADMIN).body(doc(17).toString())

@@ -2,6 +2,7 @@ package dev.agentpay.discovery;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.startsWith;
@@ -37,8 +38,11 @@ class DocumentsTest {
                         "service_dispute_open", "service_get_pricing", "service_get_trust_signals"))
                 .body("pricing.url", equalTo(base + "/disco/sections/pricing.json"))
                 .body("benchmark", equalTo(base + "/disco/benchmark.json"))
-                .body("versions.proto_version", equalTo("v0.1"))
+                .body("versions.proto_version", equalTo("0.1"))
+                .body("versions.proto_versions", contains("0.1", "0.2"))
                 .extract().jsonPath();
+        // the configured contact (application.properties default), never a template placeholder
+        assertThat(m.getString("auth.keys_from")).isEqualTo("support@agentpay.localhost").doesNotContain("<", ">", "{", "$");
         assertThat(m.<String>getList("sections.name")).containsExactlyElementsOf(SECTIONS);
         // every link in the manifest resolves on this service
         for (String url : concat(m.getList("sections.url"), m.getList("reference.url"))) {

@@ -5,23 +5,31 @@ import static dev.agentpay.mandate.support.AnchorReceipts.send;
 import static dev.agentpay.mandate.support.AnchorReceipts.tx;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.events.AnchorReceiptEvent;
+import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
 import dev.agentpay.mandate.support.Api;
 import dev.agentpay.mandate.support.Api.TestMandate;
 import dev.agentpay.mandate.support.Api.TestPartner;
+import dev.agentpay.mandate.support.MandateEvents;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** Anchor receipts produced to the real {@code anchor-receipts} topic land on the right transition, once. */
+/**
+ * Anchor receipts produced to the real {@code anchor-receipts} topic land on the right transition, once;
+ * anchor_status on every view of a mandate, and the {@code mandate.anchored} event mandate-service writes
+ * (through its outbox, to the real {@code mandate-events} topic) when it records a receipt.
+ */
 @QuarkusTest
 @WithTestResource(PostgresTestResource.class)
 @WithTestResource(KafkaTestResource.class)
@@ -70,5 +78,93 @@ class AnchorReceiptTest {
                 Api.get(m).jsonPath().getString("data.transitions[2].anchor_tx_hash")), "later receipt");
         assertThat(Api.get(m).jsonPath().getString("data.transitions[0].anchor_tx_hash")).isNull();
         assertThat(Api.get(m).asString()).doesNotContain(tx('d')).doesNotContain(tx('e'));
+    }
+
+    @Test
+    void transitionsArePendingUntilTheirReceiptThenAnchoredWithAnEvent() throws Exception {
+        TestPartner p = Api.newPartner("AnchorStatus");
+        TestMandate m = Api.signedByBoth(p);
+        JsonPath j = Api.get(m).jsonPath();
+
+        // before any receipt: the creation row is never anchored, the two signatures wait for theirs
+        assertThat(j.<String>getList("data.transitions.anchor_status")).containsExactly("none", "pending", "pending");
+        assertThat(j.<String>getList("data.transitions.anchor_tx_hash")).containsOnlyNulls();
+        JsonPath pub = RestAssured.given().get("/v1/public/mandates/" + m.id()).then().statusCode(200).extract().jsonPath();
+        assertThat(pub.getString("data.anchor_status")).isEqualTo("pending");
+        assertThat(pub.getString("data.anchor_tx_hash")).isNull();
+        JsonPath proof = RestAssured.given().get("/v1/public/mandates/" + m.id() + "/proof").then().statusCode(200)
+                .extract().jsonPath();
+        assertThat(proof.getString("data.anchor_status")).isEqualTo("pending");
+        assertThat(proof.<String>getList("data.pending_anchors.to_state")).containsExactly("signed_by_proposer", "signed_by_both");
+        assertThat(proof.<String>getList("data.anchors")).isEmpty();
+        // the webhook payload of the transition (the event's Mandate row) says pending too
+        List<MandateEvents.Received> transitionEvents = MandateEvents.get().await(m.id(), 3);
+        JsonNode signedRow = transitionEvents.get(2).event().mandate();
+        assertThat(transitionEvents.get(2).event().type()).isEqualTo("mandate.signed_by_both");
+        assertThat(signedRow.at("/transitions/2/anchor_status").asText()).isEqualTo("pending");
+        assertThat(signedRow.at("/transitions/2/anchor_tx_hash").isNull()).isTrue();
+
+        UUID first = UUID.randomUUID();
+        send(receipt(first, m, j, 1, tx('a'), 100));
+        MandateEvents.Received anchored = awaitAnchored(m, 1).get(0);
+        assertThat(anchored.headerType()).isEqualTo(MandateEvent.ANCHORED);
+        assertThat(anchored.event().transitionId()).isEqualTo(j.getString("data.transitions[1].id"));
+        assertThat(anchored.event().fromState()).as("not a state change, so anchor-service never anchors it").isNull();
+        assertThat(anchored.event().toState()).isEqualTo("signed_by_proposer");
+        assertThat(anchored.event().partnerId()).isEqualTo(p.id());
+        assertThat(anchored.event().mandate().at("/transitions/1/anchor_status").asText()).isEqualTo("anchored");
+        assertThat(anchored.event().mandate().at("/transitions/1/anchor_tx_hash").asText()).isEqualTo(tx('a'));
+        assertThat(anchored.event().mandate().at("/transitions/2/anchor_status").asText()).isEqualTo("pending");
+        // the latest transition still waits: the public view stays pending, its hash is the older anchor's
+        RestAssured.given().get("/v1/public/mandates/" + m.id()).then().statusCode(200)
+                .body("data.anchor_status", org.hamcrest.Matchers.equalTo("pending"));
+
+        send(receipt(UUID.randomUUID(), m, j, 2, tx('b'), 101));
+        awaitAnchored(m, 2);
+        assertThat(Api.get(m).jsonPath().<String>getList("data.transitions.anchor_status"))
+                .containsExactly("none", "anchored", "anchored");
+        RestAssured.given().get("/v1/public/mandates/" + m.id()).then().statusCode(200)
+                .body("data.anchor_status", org.hamcrest.Matchers.equalTo("anchored"))
+                .body("data.anchor_tx_hash", org.hamcrest.Matchers.equalTo(tx('b')));
+        JsonPath done = RestAssured.given().get("/v1/public/mandates/" + m.id() + "/proof").then().statusCode(200)
+                .extract().jsonPath();
+        assertThat(done.getString("data.anchor_status")).isEqualTo("anchored");
+        assertThat(done.<String>getList("data.pending_anchors")).isEmpty();
+        assertThat(done.<String>getList("data.anchors.to_state")).containsExactly("signed_by_proposer", "signed_by_both");
+
+        // a redelivered receipt writes no second event; a receipt for the creation row changes nothing and
+        // announces nothing; the next real receipt (same key, same partition, so after them) is announced
+        send(receipt(first, m, j, 1, tx('a'), 100));
+        send(receipt(UUID.randomUUID(), m, j, 0, tx('e'), 102));
+        send(receipt(UUID.randomUUID(), m, j, 2, tx('c'), 103));
+        List<MandateEvents.Received> all = awaitAnchored(m, 3);
+        assertThat(all).hasSize(3);
+        assertThat(all.get(2).event().mandate().at("/transitions/2/anchor_tx_hash").asText()).isEqualTo(tx('c'));
+    }
+
+    @Test
+    void completingFromSignedByBothWritesTwoPendingTransitionsAndTwoEvents() {
+        TestPartner p = Api.newPartner("AnchorStatusComplete");
+        TestMandate m = Api.signedByBoth(p);
+        var answer = Api.post(m, "complete", java.util.Map.of());
+        assertThat(answer.statusCode()).isEqualTo(200);
+        JsonPath j = answer.jsonPath();
+        assertThat(j.<String>getList("data.mandate.transitions.to_state"))
+                .containsExactly("proposed", "signed_by_proposer", "signed_by_both", "in_progress", "completed");
+        assertThat(j.<String>getList("data.mandate.transitions.anchor_status"))
+                .containsExactly("none", "pending", "pending", "pending", "pending");
+        // one event per transition (anchor-service anchors each; it may batch both into one transaction)
+        assertThat(MandateEvents.get().await(m.id(), 5)).extracting(e -> e.event().type())
+                .containsExactly("mandate.proposed", "mandate.signed_by_proposer", "mandate.signed_by_both",
+                        "mandate.in_progress", "mandate.completed");
+    }
+
+    private static List<MandateEvents.Received> awaitAnchored(TestMandate m, int count) {
+        Api.await(Duration.ofSeconds(20), () -> anchoredOf(m).size() >= count, count + " mandate.anchored of " + m.id());
+        return anchoredOf(m);
+    }
+
+    private static List<MandateEvents.Received> anchoredOf(TestMandate m) {
+        return MandateEvents.get().of(m.id()).stream().filter(e -> MandateEvent.ANCHORED.equals(e.event().type())).toList();
     }
 }

@@ -3,7 +3,7 @@ package dev.agentpay.settlement;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.Topics;
-import dev.agentpay.settlement.repository.DepositRepository;
+import dev.agentpay.settlement.service.WatcherLedger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -35,7 +35,7 @@ final class Deposits {
     }
 
     /** Announces one deposit address per EVM chain and waits until the watcher has registered each. */
-    static synchronized void registerOnce(DepositRepository repo) {
+    static synchronized void registerOnce(WatcherLedger ledger) {
         if (!BY_CHAIN.isEmpty()) {
             return;
         }
@@ -43,7 +43,7 @@ final class Deposits {
             BY_CHAIN.put(chain, announce(chain, UUID.randomUUID(), randomAddress()));
         }
         for (var e : BY_CHAIN.entrySet()) {
-            awaitRegistered(repo, e.getKey(), e.getValue());
+            awaitRegistered(ledger, e.getKey(), e.getValue());
         }
     }
 
@@ -76,10 +76,10 @@ final class Deposits {
         return address;
     }
 
-    static void awaitRegistered(DepositRepository repo, String chain, String address) {
+    static void awaitRegistered(WatcherLedger ledger, String chain, String address) {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (System.nanoTime() < deadline) {
-            if (repo.since(chain, 0, 1_000_000).await().atMost(Duration.ofSeconds(10)).stream()
+            if (ledger.depositsSince(chain, 0, 1_000_000).await().atMost(Duration.ofSeconds(10)).stream()
                     .anyMatch(d -> d.address().equals(address.toLowerCase(Locale.ROOT)))) {
                 return;
             }

@@ -44,19 +44,17 @@ class EvmWatcherTest {
     dev.agentpay.commons.chains.ChainTable chains;
 
     @Inject
-    dev.agentpay.settlement.repository.WatcherRepository repo;
+    dev.agentpay.settlement.service.WatcherLedger ledger;
 
     @Inject
     dev.agentpay.settlement.config.SettlementConfig config;
 
-    @Inject
-    dev.agentpay.settlement.repository.DepositRepository deposits;
 
     TransferEvents events;
 
     @BeforeEach
     void consume() {
-        Deposits.registerOnce(deposits);
+        Deposits.registerOnce(ledger);
         events = new TransferEvents(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class));
     }
 
@@ -167,7 +165,7 @@ class EvmWatcherTest {
                 1, "PENDING", invoice)), null).await().atMost(WAIT);
         // a malformed record goes to the dead-letter topic, not fatal
         invoiceCreated.onInvoiceEvent("{not json", null).await().atMost(WAIT);
-        assertThat(deposits.since("base", 0, 1_000_000).await().atMost(WAIT))
+        assertThat(ledger.depositsSince("base", 0, 1_000_000).await().atMost(WAIT))
                 .noneMatch(d -> d.address().equalsIgnoreCase(SELLER) || d.invoiceId().equals(id));
     }
 
@@ -239,7 +237,7 @@ class EvmWatcherTest {
             String late = tx(pay(rpc, token, deposit("base"), 72));
             rpc.mine(ChainsTestResource.CONFIRMATIONS);
             var entry = chains.get(Chain.BASE);
-            var scanner = new dev.agentpay.settlement.service.EvmScanner(entry, client, repo, deposits, config);
+            var scanner = new dev.agentpay.settlement.service.EvmScanner(entry, client, ledger, config);
             int published = scanner.tick();
             assertThat(published).isEqualTo(2);
             assertThat(proxy.refused.get()).isPositive();

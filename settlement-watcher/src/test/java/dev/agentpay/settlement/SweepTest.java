@@ -49,10 +49,13 @@ class SweepTest {
     SweepRepository ledger;
 
     @Inject
+    io.vertx.mutiny.sqlclient.Pool pool;
+
+    @Inject
     ChainTable chains;
 
     @Inject
-    dev.agentpay.settlement.repository.DepositRepository deposits;
+    dev.agentpay.settlement.service.WatcherLedger watcher;
 
     TransferEvents events;
 
@@ -85,7 +88,7 @@ class SweepTest {
             UUID id = UUID.randomUUID();
             String address = depositAddress(rpc, factory, id);
             Deposits.announce(chain, id, address);
-            Deposits.awaitRegistered(deposits, chain, address);
+            Deposits.awaitRegistered(watcher, chain, address);
             addresses.add(address);
             // the first one is paid in two parts
             if (addresses.size() == 1) {
@@ -128,7 +131,7 @@ class SweepTest {
     }
 
     private List<SweepRepository.Owed> owedOf(List<String> addresses) {
-        return ledger.owed("polygon", 10_000).await().atMost(WAIT).stream()
+        return ledger.owed(pool, "polygon", 10_000).await().atMost(WAIT).stream()
                 .filter(o -> addresses.contains(o.address().toLowerCase(Locale.ROOT))).toList();
     }
 

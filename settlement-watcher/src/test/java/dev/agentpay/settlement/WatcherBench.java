@@ -11,8 +11,7 @@ import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
 import dev.agentpay.settlement.client.EvmClient;
 import dev.agentpay.settlement.config.SettlementConfig;
-import dev.agentpay.settlement.repository.DepositRepository;
-import dev.agentpay.settlement.repository.WatcherRepository;
+import dev.agentpay.settlement.service.WatcherLedger;
 import dev.agentpay.settlement.service.EvmScanner;
 import dev.agentpay.settlement.service.WatcherSupervisor;
 import io.quarkus.test.common.WithTestResource;
@@ -50,10 +49,8 @@ class WatcherBench {
     ChainTable chains;
 
     @Inject
-    WatcherRepository repo;
+    WatcherLedger ledger;
 
-    @Inject
-    DepositRepository deposits;
 
     @Inject
     SettlementConfig config;
@@ -76,7 +73,7 @@ class WatcherBench {
         UsdcInstaller.mint(rpc, usdc, AnvilNode.DEV_ADDRESS_0, BigInteger.valueOf(1_000_000_000_000L));
 
         try (EvmClient client = new EvmClient("skale", chains.get(Chain.SKALE).rpcUrl().orElseThrow(), Duration.ofSeconds(30))) {
-            EvmScanner scanner = new EvmScanner(chains.get(Chain.SKALE), client, repo, deposits, config);
+            EvmScanner scanner = new EvmScanner(chains.get(Chain.SKALE), client, ledger, config);
             long t0 = System.nanoTime();
             scanner.tick(); // loads the addresses, catches up
             double load = (System.nanoTime() - t0) / 1e6;

@@ -51,7 +51,7 @@ class DeliveryTest {
     static final String WHSEC_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
     static final List<String> ALL_TYPES = List.of("mandate.proposed", "mandate.signed_by_proposer",
             "mandate.signed_by_both", "mandate.in_progress", "mandate.completed", "mandate.disputed", "mandate.expired",
-            "invoice.settled", "disco.benchmark.published");
+            "mandate.anchored", "invoice.settled", "disco.benchmark.published");
     static final Duration WAIT = Duration.ofSeconds(30);
 
     @Inject
@@ -68,23 +68,29 @@ class DeliveryTest {
         TestPartner p = TestPartners.register(registry);
         String rawPath = path();
         String whsecPath = path();
-        Api.subscribe(p, receiver.url(rawPath), ALL_TYPES, RAW_SECRET);
-        Api.subscribe(p, receiver.url(whsecPath), ALL_TYPES, WHSEC_SECRET);
+        // the answer carries the whsec_ form a Standard Webhooks library takes with its defaults
+        String rawStandard = Api.subscribeAnswer(p, receiver.url(rawPath), ALL_TYPES, RAW_SECRET)
+                .getString("data.standardWebhooksSecret");
+        String whsecStandard = Api.subscribeAnswer(p, receiver.url(whsecPath), ALL_TYPES, WHSEC_SECRET)
+                .getString("data.standardWebhooksSecret");
+        assertThat(rawStandard).isEqualTo("whsec_" + java.util.Base64.getEncoder()
+                .encodeToString(RAW_SECRET.getBytes(StandardCharsets.UTF_8)));
+        assertThat(whsecStandard).isEqualTo(WHSEC_SECRET);
         String mandateId = "mnd_" + UUID.randomUUID();
         List<DomainEvent> sent = new ArrayList<>();
-        for (String type : ALL_TYPES.subList(0, 7)) {
+        for (String type : ALL_TYPES.subList(0, 8)) {
             sent.add(TestEvents.mandate(type, mandateId, p.id()));
         }
         sent.add(TestEvents.invoiceSettled("inv_" + UUID.randomUUID(), p.id()));
         sent.add(TestEvents.benchmarkPublished("bench-" + UUID.randomUUID()));
         sent.forEach(TestEvents::send);
 
-        Wait.until("9 deliveries on each endpoint", WAIT,
-                () -> receiver.at(rawPath).size() >= 9 && receiver.at(whsecPath).size() >= 9);
+        Wait.until("10 deliveries on each endpoint", WAIT,
+                () -> receiver.at(rawPath).size() >= 10 && receiver.at(whsecPath).size() >= 10);
         List<Item> items = new ArrayList<>();
         for (String path : List.of(rawPath, whsecPath)) {
             List<Received> got = receiver.at(path);
-            assertThat(got).hasSize(9);
+            assertThat(got).hasSize(10);
             for (DomainEvent e : sent) {
                 Received r = got.stream().filter(x -> e.eventId().toString().equals(x.header("webhook-id"))).findFirst()
                         .orElseThrow(() -> new AssertionError("missing " + e.type() + " on " + path));
@@ -101,22 +107,25 @@ class DeliveryTest {
                 }
                 String secret = path.equals(rawPath) ? RAW_SECRET : WHSEC_SECRET;
                 assertThat(r.header("x-service-signature")).isEqualTo(hmacHex(secret, r.body()));
-                items.add(new Item(secret, r));
+                items.add(new Item(secret, path.equals(rawPath) ? rawStandard : whsecStandard, r));
             }
             // One resource's events arrive in the order they happened.
             List<String> mandateTypes = got.stream().map(x -> x.header("x-service-event"))
                     .filter(t -> t.startsWith("mandate.")).toList();
-            assertThat(mandateTypes).containsExactlyElementsOf(ALL_TYPES.subList(0, 7));
+            assertThat(mandateTypes).containsExactlyElementsOf(ALL_TYPES.subList(0, 8));
         }
         List<Verdict> verdicts = NodeVerifier.verify(items);
-        assertThat(verdicts).hasSize(18).allSatisfy(v -> {
+        assertThat(verdicts).hasSize(20).allSatisfy(v -> {
             assertThat(v.standard()).as("standardwebhooks verify: %s", v.error()).isTrue();
             assertThat(v.service()).as("X-Service-Signature").isTrue();
         });
         // The check can fail: the wrong secret is refused by both.
-        List<Verdict> wrong = NodeVerifier.verify(List.of(new Item(RAW_SECRET + "x", receiver.at(rawPath).get(0))));
+        List<Verdict> wrong = NodeVerifier.verify(List.of(new Item(RAW_SECRET + "x", receiver.at(rawPath).get(0)),
+                // the registered raw secret handed to the library's defaults is not the key (it is read as base64)
+                new Item(RAW_SECRET, "whsec_" + RAW_SECRET, receiver.at(rawPath).get(0))));
         assertThat(wrong.get(0).standard()).isFalse();
         assertThat(wrong.get(0).service()).isFalse();
+        assertThat(wrong.get(1).standard()).isFalse();
     }
 
     @Test
@@ -153,8 +162,8 @@ class DeliveryTest {
         TestPartner p2 = TestPartners.register(registry);
         String path1 = path();
         String path2 = path();
-        Api.subscribe(p1, receiver.url(path1), ALL_TYPES.subList(0, 8), RAW_SECRET);
-        Api.subscribe(p2, receiver.url(path2), ALL_TYPES.subList(0, 8), RAW_SECRET);
+        Api.subscribe(p1, receiver.url(path1), ALL_TYPES.subList(0, 9), RAW_SECRET);
+        Api.subscribe(p2, receiver.url(path2), ALL_TYPES.subList(0, 9), RAW_SECRET);
         MandateEvent m1 = TestEvents.mandate("mandate.proposed", "mnd_" + UUID.randomUUID(), p1.id());
         TestEvents.send(m1);
         TestEvents.send(TestEvents.invoiceSettled("inv_" + UUID.randomUUID(), p1.id()));

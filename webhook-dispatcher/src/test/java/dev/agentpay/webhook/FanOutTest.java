@@ -6,9 +6,8 @@ import dev.agentpay.commons.auth.PartnerRegistry;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
-import dev.agentpay.webhook.repository.DeliveryRepository;
 import dev.agentpay.webhook.repository.DeliveryRepository.FanOutEvent;
-import dev.agentpay.webhook.repository.DeliveryRepository.FanOutResult;
+import dev.agentpay.webhook.service.FanOutService.FanOutResult;
 import dev.agentpay.webhook.service.FanOutService;
 import dev.agentpay.webhook.service.FanOutService.Input;
 import dev.agentpay.webhook.support.Api;
@@ -39,12 +38,12 @@ class FanOutTest {
     PartnerRegistry registry;
 
     @Inject
-    DeliveryRepository deliveries;
+    FanOutService fanOut;
 
     private FanOutResult fanOut(MandateEvent... batch) {
         List<FanOutEvent> events = Arrays.stream(batch)
                 .map(e -> FanOutService.fanOutEvent(new Input(e, e.mandate(), false))).toList();
-        return deliveries.pool().withTransaction(tx -> deliveries.fanOutBatch(tx, "fan-out-test", events))
+        return fanOut.fanOut("fan-out-test", events)
                 .await().atMost(Duration.ofSeconds(10));
     }
 

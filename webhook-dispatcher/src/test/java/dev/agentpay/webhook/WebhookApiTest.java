@@ -54,12 +54,15 @@ class WebhookApiTest {
                 .body("data.status", equalTo("active"))
                 .body("data.description", equalTo("orders"))
                 .body("data.secret", nullValue())
+                // only the answer to the request that gave the secret carries its whsec_ form
+                .body("data.standardWebhooksSecret", equalTo("whsec_" + java.util.Base64.getEncoder()
+                        .encodeToString(SECRET.getBytes(java.nio.charset.StandardCharsets.UTF_8))))
                 .extract().asString();
         assertThat(body).doesNotContain(SECRET);
         String id = given().header("x-api-key", p.apiKey()).get("/v1/webhooks").then().statusCode(200)
                 .body("data", hasSize(1)).extract().path("data[0].id");
         String one = as(p).get("/v1/webhooks/" + id).then().statusCode(200).body("data.id", equalTo(id)).extract().asString();
-        assertThat(one).doesNotContain(SECRET);
+        assertThat(one).doesNotContain(SECRET).doesNotContain("whsec_").doesNotContain("standardWebhooksSecret");
     }
 
     @Test
@@ -164,7 +167,10 @@ class WebhookApiTest {
                 .post("/v1/webhooks/" + id + "/rotate-secret").then().statusCode(400);
         String body = as(p).body(Map.of("secret", SECRET + "-next", "overlapSeconds", 3600))
                 .post("/v1/webhooks/" + id + "/rotate-secret").then().statusCode(200)
-                .body("data.previousSecretExpiresAt", notNullValue()).extract().asString();
+                .body("data.previousSecretExpiresAt", notNullValue())
+                .body("data.standardWebhooksSecret", equalTo("whsec_" + java.util.Base64.getEncoder()
+                        .encodeToString((SECRET + "-next").getBytes(java.nio.charset.StandardCharsets.UTF_8))))
+                .extract().asString();
         assertThat(body).doesNotContain(SECRET);
         as(p).body(Map.of("secret", SECRET + "-third", "overlapSeconds", 0))
                 .post("/v1/webhooks/" + id + "/rotate-secret").then().statusCode(200)
@@ -177,7 +183,7 @@ class WebhookApiTest {
         as(p).get("/v1/webhooks/event-types").then().statusCode(200)
                 .body("data", org.hamcrest.Matchers.hasItems("mandate.proposed", "mandate.signed_by_proposer",
                         "mandate.signed_by_both", "mandate.completed", "mandate.disputed", "mandate.in_progress",
-                        "mandate.expired", "invoice.settled", "invoice.partially_paid", "invoice.overpaid",
+                        "mandate.expired", "mandate.anchored", "invoice.settled", "invoice.partially_paid", "invoice.overpaid",
                         "invoice.paid_late", "disco.benchmark.published"))
                 .body("data", not(org.hamcrest.Matchers.hasItem("mandate.unknown")));
     }

@@ -27,12 +27,14 @@ public record AnchorIntent(
     private static final Pattern STATE = Pattern.compile("[a-z_]{1,32}");
 
     /**
-     * The intent an event asks for: empty for the creation event (no anchor by design).
+     * The intent an event asks for: empty for the creation event (no anchor by design) and for
+     * {@code mandate.anchored} (a receipt recorded, not a transition).
      *
      * @throws IllegalArgumentException when a transition event lacks what an anchor needs
      */
     public static Optional<AnchorIntent> of(MandateEvent e) {
-        if (CREATION_TYPE.equals(e.type()) || e.fromState() == null) {
+        // mandate.anchored reports a receipt (no state change): anchoring it would anchor forever
+        if (CREATION_TYPE.equals(e.type()) || MandateEvent.ANCHORED.equals(e.type()) || e.fromState() == null) {
             return Optional.empty();
         }
         String hash = e.mandateHash() == null ? null : e.mandateHash().toLowerCase();

@@ -1,8 +1,7 @@
 package dev.agentpay.anchor.messaging;
 
 import dev.agentpay.anchor.domain.AnchorIntent;
-import dev.agentpay.anchor.repository.AnchorRepository;
-import dev.agentpay.anchor.service.AnchorPipeline;
+import dev.agentpay.anchor.service.IntentIntake;
 import dev.agentpay.commons.consumer.Consumer;
 import dev.agentpay.commons.consumer.Consumers;
 import dev.agentpay.commons.consumer.PoisonRecordException;
@@ -27,9 +26,9 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
 /**
- * Reads {@code mandate-events} in batches and stores one anchor intent per transition after creation.
- * The transition id is the intent's primary key, so a redelivered event is ignored (the dedupe and the
- * effect are the same insert); offsets are committed only after the insert.
+ * Reads {@code mandate-events} in batches and stores one anchor intent per transition after creation
+ * ({@link IntentIntake}: the platform's idempotent consumer, so a redelivered event is ignored); offsets
+ * are committed only after the insert.
  */
 @ApplicationScoped
 public class MandateEventsConsumer {
@@ -40,10 +39,7 @@ public class MandateEventsConsumer {
     private static final Logger LOG = Logger.getLogger(MandateEventsConsumer.class);
 
     @Inject
-    AnchorRepository repo;
-
-    @Inject
-    AnchorPipeline pipeline;
+    IntentIntake intake;
 
     @Inject
     MeterRegistry registry;
@@ -91,8 +87,7 @@ public class MandateEventsConsumer {
             return poisoned;
         }
         // the database being away must not lose events: hold the partition until the insert succeeds
-        return poisoned.chain(() -> consumers.untilApplied(DISCIPLINE, () -> repo.insertIntents(intents)))
-                .invoke(n -> pipeline.wake())
+        return poisoned.chain(() -> consumers.untilApplied(DISCIPLINE, () -> intake.store(DISCIPLINE.name(), intents)))
                 .replaceWithVoid();
     }
 }

@@ -1,28 +1,29 @@
 package dev.agentpay.anchor.repository;
 
+import dev.agentpay.commons.sql.Rows;
+import dev.agentpay.commons.sql.Times;
 import dev.agentpay.anchor.domain.AnchorIntent;
 import dev.agentpay.anchor.domain.OpenTx;
 import dev.agentpay.anchor.domain.PendingItem;
 import dev.agentpay.anchor.domain.SentItem;
 import dev.agentpay.anchor.domain.SignedTx;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.sqlclient.data.Numeric;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
-/** SQL over the anchor tables (see {@code V2__anchor.sql}); methods taking a client run in the caller's transaction. */
+/**
+ * SQL over the anchor tables (see {@code V2__anchor.sql}). Every method runs on the client it is given: the
+ * pool for a single statement, or the caller's transaction; the services decide which (they own transactions).
+ */
 @ApplicationScoped
 public class AnchorRepository {
 
@@ -31,40 +32,30 @@ public class AnchorRepository {
             String txHash, long blockNumber, int logIndex) {
     }
 
-    @Inject
-    Pool pool;
-
-    public Pool pool() {
-        return pool;
-    }
-
     /** Stores intents; a transition id seen before is ignored. Returns how many were new. */
-    public Uni<Integer> insertIntents(List<AnchorIntent> intents) {
+    public Uni<Integer> insertIntents(SqlClient c, List<AnchorIntent> intents) {
+        if (intents.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
         List<Tuple> rows = new ArrayList<>(intents.size());
         for (AnchorIntent i : intents) {
             rows.add(Tuple.tuple().addString(i.transitionId()).addUUID(i.eventId()).addString(i.mandateId())
-                    .addString(i.partnerId()).addString(i.mandateHash()).addString(i.state()).addOffsetDateTime(utc(i.eventAt()))
+                    .addString(i.partnerId()).addString(i.mandateHash()).addString(i.state()).addOffsetDateTime(Times.db(i.eventAt()))
                     .addString(i.traceParent()));
         }
-        return pool.withTransaction(c -> c.preparedQuery("insert into anchor_intent (transition_id, event_id, mandate_id,"
+        return c.preparedQuery("insert into anchor_intent (transition_id, event_id, mandate_id,"
                         + " partner_id, mandate_hash, state, event_at, trace_parent, status) values ($1, $2, $3, $4, $5, $6, $7, $8, 'PENDING')"
                         + " on conflict (transition_id) do nothing")
                 .executeBatch(rows)
-                .map(AnchorRepository::totalRowCount));
+                .map(AnchorRepository::totalRowCount);
     }
 
     /** The oldest intents waiting for a batch. */
-    public Uni<List<PendingItem>> pending(int limit) {
-        return pool.preparedQuery("select transition_id, mandate_hash, state from anchor_intent where status = 'PENDING'"
+    public Uni<List<PendingItem>> pending(SqlClient c, int limit) {
+        return c.preparedQuery("select transition_id, mandate_hash, state from anchor_intent where status = 'PENDING'"
                         + " order by received_at, transition_id limit $1")
                 .execute(Tuple.of(limit))
-                .map(rs -> {
-                    List<PendingItem> out = new ArrayList<>(rs.size());
-                    for (Row r : rs) {
-                        out.add(new PendingItem(r.getString(0), r.getString(1), r.getString(2)));
-                    }
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> new PendingItem(r.getString(0), r.getString(1), r.getString(2))));
     }
 
     /** Locks these intents if they are all still pending; returns how many are. */
@@ -76,16 +67,16 @@ public class AnchorRepository {
     }
 
     /** Creates the signer's nonce row or moves it forward to {@code atLeast}; returns the stored next nonce. */
-    public Uni<Long> reconcileNonce(String signer, long atLeast) {
-        return pool.preparedQuery("insert into signer_nonce (signer, next_nonce) values ($1, $2) on conflict (signer) do update"
+    public Uni<Long> reconcileNonce(SqlClient c, String signer, long atLeast) {
+        return c.preparedQuery("insert into signer_nonce (signer, next_nonce) values ($1, $2) on conflict (signer) do update"
                         + " set next_nonce = greatest(signer_nonce.next_nonce, excluded.next_nonce), updated_at = now()"
                         + " returning next_nonce")
                 .execute(Tuple.of(signer, atLeast))
                 .map(rs -> rs.iterator().next().getLong(0));
     }
 
-    public Uni<Long> storedNextNonce(String signer) {
-        return pool.preparedQuery("select next_nonce from signer_nonce where signer = $1").execute(Tuple.of(signer))
+    public Uni<Long> storedNextNonce(SqlClient c, String signer) {
+        return c.preparedQuery("select next_nonce from signer_nonce where signer = $1").execute(Tuple.of(signer))
                 .map(rs -> rs.size() == 0 ? -1L : rs.iterator().next().getLong(0));
     }
 
@@ -115,8 +106,8 @@ public class AnchorRepository {
                 .replaceWithVoid();
     }
 
-    public Uni<Void> markBroadcast(long nonce) {
-        return pool.preparedQuery("update anchor_tx set broadcast_at = now() where nonce = $1")
+    public Uni<Void> markBroadcast(SqlClient c, long nonce) {
+        return c.preparedQuery("update anchor_tx set broadcast_at = now() where nonce = $1")
                 .execute(Tuple.of(nonce)).replaceWithVoid();
     }
 
@@ -125,21 +116,15 @@ public class AnchorRepository {
     }
 
     /** Stored transactions with nonces in {@code [from, to)}, lowest first (any status). */
-    public Uni<List<StoredTx>> txsBetween(long from, long to) {
-        return pool.preparedQuery("select nonce, status, tx_hash, raw_tx from anchor_tx where nonce >= $1 and nonce < $2 order by nonce")
+    public Uni<List<StoredTx>> txsBetween(SqlClient c, long from, long to) {
+        return c.preparedQuery("select nonce, status, tx_hash, raw_tx from anchor_tx where nonce >= $1 and nonce < $2 order by nonce")
                 .execute(Tuple.of(from, to))
-                .map(rs -> {
-                    List<StoredTx> out = new ArrayList<>(rs.size());
-                    for (Row r : rs) {
-                        out.add(new StoredTx(r.getLong(0), r.getString(1), r.getString(2), r.getString(3)));
-                    }
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> new StoredTx(r.getLong(0), r.getString(1), r.getString(2), r.getString(3))));
     }
 
     /** Transactions stored but not yet resolved, lowest nonce first. */
-    public Uni<List<OpenTx>> openTxs(int limit) {
-        return pool.preparedQuery("select nonce, tx_hash, raw_tx, created_at, broadcast_at from anchor_tx where status = 'SIGNED'"
+    public Uni<List<OpenTx>> openTxs(SqlClient c, int limit) {
+        return c.preparedQuery("select nonce, tx_hash, raw_tx, created_at, broadcast_at from anchor_tx where status = 'SIGNED'"
                         + " order by nonce limit $1")
                 .execute(Tuple.of(limit))
                 .map(rs -> {
@@ -159,14 +144,8 @@ public class AnchorRepository {
                         + " i.event_at, i.trace_parent from anchor_tx t join anchor_intent i on i.tx_nonce = t.nonce"
                         + " where t.nonce = $1 and t.status = 'SIGNED' and i.status = 'SENT' order by i.batch_index for update")
                 .execute(Tuple.of(nonce))
-                .map(rs -> {
-                    List<SentItem> out = new ArrayList<>(rs.size());
-                    for (Row r : rs) {
-                        out.add(new SentItem(r.getString(0), r.getString(1), r.getString(2), r.getString(3), r.getString(4),
-                                r.getInteger(5), r.getOffsetDateTime(6).toInstant(), r.getString(7)));
-                    }
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> new SentItem(r.getString(0), r.getString(1), r.getString(2), r.getString(3), r.getString(4),
+                                r.getInteger(5), r.getOffsetDateTime(6).toInstant(), r.getString(7))));
     }
 
     public Uni<Void> insertReceipts(SqlClient c, List<ReceiptRow> receipts) {
@@ -207,9 +186,6 @@ public class AnchorRepository {
         return n;
     }
 
-    private static OffsetDateTime utc(Instant t) {
-        return OffsetDateTime.ofInstant(t, ZoneOffset.UTC);
-    }
 
     private static Numeric numeric(BigInteger v) {
         return Numeric.create(new BigDecimal(v));

@@ -122,7 +122,8 @@ final class FaultChecks {
         Map<String, Set<String>> eventIdsByTransition = new HashMap<>();
         for (Kafka.Rec r : mandateEvents) {
             JsonNode v = JSON.readTree(r.value());
-            if (v.hasNonNull("transitionId")) {
+            // mandate.anchored names the transition whose receipt it reports; it is not that transition's event
+            if (v.hasNonNull("transitionId") && !"mandate.anchored".equals(v.path("type").asText())) {
                 eventIdsByTransition.computeIfAbsent(v.get("transitionId").asText(), k -> new HashSet<>()).add(r.eventId());
             }
         }

@@ -127,6 +127,21 @@ class LocalStackIT {
         assertThat(anchorLogs(chain, hash)).as("after redelivery").isEqualTo(2);
         assertThat(flows.get(id).get("transitions")).isEqualTo(anchored.get("transitions"));
 
+        // each receipt was announced once with mandate.anchored (and anchor-service, which reads that topic,
+        // anchored none of them: still two logs above); the views say anchored
+        assertThat(anchored.get("transitions").findValuesAsText("anchor_status")).containsExactly("none", "anchored", "anchored");
+        List<JsonNode> announced = new java.util.ArrayList<>();
+        for (Kafka.Rec r : Kafka.readAll(env.get("KAFKA_BOOTSTRAP_SERVERS"), "mandate-events")) {
+            JsonNode v = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.value());
+            if (id.equals(r.key()) && "mandate.anchored".equals(v.path("type").asText())) {
+                announced.add(v);
+            }
+        }
+        assertThat(announced).extracting(v -> v.path("toState").asText())
+                .containsExactlyInAnyOrder("signed_by_proposer", "signed_by_both");
+        given().baseUri(env.get("BASE_URL")).get("/v1/public/mandates/" + id).then().statusCode(200)
+                .body("data.anchor_status", equalTo("anchored"));
+
         // Another partner cannot see it.
         given().baseUri(env.get("BASE_URL")).header("x-api-key", env.get("API_KEY_2")).get("/v1/mandates/" + id)
                 .then().statusCode(404);

@@ -67,6 +67,15 @@ class DeploymentsTest {
                 .isEqualTo("84532");
     }
 
+    @Test
+    void productionPublishesItsOwnSupportAddress() {
+        assertThat(Chart.renderProduction().one("ConfigMap", "agentpay-discovery-service").at("/data/SUPPORT_EMAIL")
+                .asText()).isEqualTo("partners@agentpay.example.com");
+        // the default rendering leaves it to the service's own (local) default rather than an empty value
+        assertThat(Chart.renderDefault().one("ConfigMap", "agentpay-discovery-service").at("/data/SUPPORT_EMAIL")
+                .isMissingNode()).isTrue();
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("renderings")
     void singletonsRunExactlyOnePodAndAreNeverAutoscaled(String name, Manifests m) {

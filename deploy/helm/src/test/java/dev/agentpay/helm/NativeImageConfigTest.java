@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Native-image readiness without GraalVM: the reflection configuration shipped in
  * {@code META-INF/native-image/dev.agentpay/<module>/} of each module names every JSON-bound class of the
- * libraries that module uses (Jackson-bound web3j JSON-RPC types and ABI types, solanaj RPC types, the
+ * libraries that module uses (Jackson-bound web3j JSON-RPC types and ABI types, the
  * service-commons event and error records), and only classes that exist. Regenerate after a library
  * upgrade with {@code -Dagentpay.native.regenerate=true}.
  */
@@ -45,11 +45,6 @@ class NativeImageConfigTest {
             "org.web3j.abi.datatypes.primitive",
             "org.web3j.crypto.StructuredData");
 
-    /** solanaj: Jackson binds the JSON-RPC requests, responses and their configs. */
-    static final List<String> SOLANAJ = List.of(
-            "org.p2p.solanaj.rpc.types",
-            "org.p2p.solanaj.rpc.types.config");
-
     /** service-commons: the records EventCodec and the error mappers (de)serialize. */
     static final List<String> COMMONS = List.of(
             "dev.agentpay.commons.events",
@@ -62,7 +57,7 @@ class NativeImageConfigTest {
     static final Map<String, List<List<String>>> MODULES = Map.of(
             "service-commons", List.of(COMMONS),
             "anchor-service", List.of(WEB3J),
-            "settlement-watcher", List.of(WEB3J, SOLANAJ));
+            "settlement-watcher", List.of(WEB3J));
 
     /**
      * Generated contract wrappers in the services' own sources: web3j decodes event logs through the

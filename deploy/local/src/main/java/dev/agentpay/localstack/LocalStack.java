@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.localstack.chain.UsdcInstaller;
+import org.p2p.solanaj.utils.Base58;
 import dev.agentpay.localstack.solana.SolanaKeys;
 import dev.agentpay.localstack.solana.SolanaNode;
 import java.io.IOException;

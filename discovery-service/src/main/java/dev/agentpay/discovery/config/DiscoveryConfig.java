@@ -21,6 +21,14 @@ public interface DiscoveryConfig {
     @WithDefault("http://127.0.0.1:8080")
     String publicBaseUrl();
 
+    /**
+     * Where partners ask the operator for an API key: the manifest's {@code auth.keys_from}
+     * ({@code SUPPORT_EMAIL}). Must be a plain e-mail address; the service refuses to start on anything
+     * else (a template placeholder such as {@code <SUPPORT_EMAIL>} included), see {@code SupportEmail}.
+     */
+    @WithDefault("support@agentpay.localhost")
+    String supportEmail();
+
     /** Base URL of mandate-service as this service reaches it ({@code MANDATE_SERVICE_URL}). */
     @WithDefault("http://127.0.0.1:8081")
     String mandateServiceUrl();

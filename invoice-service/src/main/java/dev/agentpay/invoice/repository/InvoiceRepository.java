@@ -1,5 +1,7 @@
 package dev.agentpay.invoice.repository;
 
+import dev.agentpay.commons.sql.Rows;
+import dev.agentpay.commons.sql.Times;
 import dev.agentpay.invoice.domain.Invoice;
 import dev.agentpay.invoice.domain.InvoiceStatus;
 import io.smallrye.mutiny.Uni;
@@ -12,8 +14,6 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -39,7 +39,7 @@ public class InvoiceRepository {
                         .addString(i.customerEmail()).addString(i.customerName()).addString(i.description())
                         .addString(i.chain()).addString(i.networkId()).addString(i.paymentAddress())
                         .addString(i.usdcAddress()).addBigDecimal(new BigDecimal(i.payableAtomic()))
-                        .addString(i.memo()).addOffsetDateTime(ts(i.createdAt()))
+                        .addString(i.memo()).addOffsetDateTime(Times.db(i.createdAt()))
                         .addString(i.addressKind().name().toLowerCase(java.util.Locale.ROOT)))
                 .replaceWithVoid();
     }
@@ -70,7 +70,7 @@ public class InvoiceRepository {
     /** Adds (or, negative, takes back) a received amount to an invoice's running total. */
     public Uni<Void> credit(SqlClient c, UUID id, BigInteger amount, Instant at) {
         return c.preparedQuery("update invoice set paid_atomic = paid_atomic + $2, updated_at = $3 where id = $1")
-                .execute(Tuple.of(id, new BigDecimal(amount), ts(at)))
+                .execute(Tuple.of(id, new BigDecimal(amount), Times.db(at)))
                 .map(rs -> expectOne(rs, id));
     }
 
@@ -85,11 +85,7 @@ public class InvoiceRepository {
                         + " and ($2::bigint is null or invoice_number < $2) and ($3::varchar is null or status = $3)"
                         + " order by invoice_number desc limit $4")
                 .execute(Tuple.of(partnerId, beforeNumber, status == null ? null : status.name(), limit))
-                .map(rs -> {
-                    List<Invoice> out = new ArrayList<>();
-                    rs.forEach(r -> out.add(map(r)));
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> map(r)));
     }
 
     /** PENDING to SETTLED by the transfer that made the received total reach the amount. */
@@ -98,7 +94,7 @@ public class InvoiceRepository {
         return c.preparedQuery("update invoice set status = 'SETTLED', tx_hash = $2, settlement_block_number = $3,"
                         + " settlement_source = $4, settlement_transfer_id = $5, payer_address = $6,"
                         + " settled_at = $7, updated_at = $7 where id = $1 and status = 'PENDING'")
-                .execute(Tuple.of(id, txHash, block, source, transferId, payer).addOffsetDateTime(ts(at)))
+                .execute(Tuple.of(id, txHash, block, source, transferId, payer).addOffsetDateTime(Times.db(at)))
                 .map(rs -> expectOne(rs, id));
     }
 
@@ -107,7 +103,7 @@ public class InvoiceRepository {
         return c.preparedQuery("update invoice set status = 'PENDING', tx_hash = null, settlement_block_number = null,"
                         + " settlement_source = null, settlement_transfer_id = null, payer_address = null,"
                         + " settled_at = null, updated_at = $2 where id = $1 and status = 'SETTLED'")
-                .execute(Tuple.of(id, ts(at)))
+                .execute(Tuple.of(id, Times.db(at)))
                 .map(rs -> expectOne(rs, id));
     }
 
@@ -137,9 +133,6 @@ public class InvoiceRepository {
                 instant(r.getOffsetDateTime("expired_at")));
     }
 
-    static OffsetDateTime ts(Instant t) {
-        return t == null ? null : OffsetDateTime.ofInstant(t, ZoneOffset.UTC);
-    }
 
     static Instant instant(OffsetDateTime t) {
         return t == null ? null : t.toInstant();

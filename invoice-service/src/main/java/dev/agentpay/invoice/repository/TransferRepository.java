@@ -1,5 +1,7 @@
 package dev.agentpay.invoice.repository;
 
+import dev.agentpay.commons.sql.Rows;
+import dev.agentpay.commons.sql.Times;
 import dev.agentpay.commons.events.ChainTransferEvent;
 import dev.agentpay.invoice.domain.UnmatchedTransfer;
 import io.smallrye.mutiny.Uni;
@@ -9,7 +11,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -44,7 +45,7 @@ public class TransferRepository {
                 .execute(Tuple.tuple(List.of(e.aggregateId(), e.chain(), e.txHash(), e.index(), e.block()))
                         .addString(e.from()).addString(e.to()).addString(e.token())
                         .addBigDecimal(new BigDecimal(e.amount())).addString(e.memo()).addString(e.source())
-                        .addString(status).addString(reason).addUUID(invoiceId).addOffsetDateTime(InvoiceRepository.ts(at)))
+                        .addString(status).addString(reason).addUUID(invoiceId).addOffsetDateTime(Times.db(at)))
                 .replaceWithVoid();
     }
 
@@ -59,7 +60,7 @@ public class TransferRepository {
                         + " values ($1, $2, $3, -1, 0, $4, $5, $6, $7, null, 'x402', $8, null, $9, $10) on conflict do nothing")
                 .execute(Tuple.tuple(List.of("x402:" + txHash, chain, txHash)).addString(payer).addString(to).addString(token)
                         .addBigDecimal(new BigDecimal(amount)).addString(status).addUUID(invoiceId)
-                        .addOffsetDateTime(InvoiceRepository.ts(at)))
+                        .addOffsetDateTime(Times.db(at)))
                 .replaceWithVoid();
     }
 
@@ -72,7 +73,7 @@ public class TransferRepository {
 
     public Uni<Void> retract(SqlClient c, String transferId, Instant at) {
         return c.preparedQuery("update chain_transfer set status = 'RETRACTED', retracted_at = $2 where transfer_id = $1")
-                .execute(Tuple.of(transferId, InvoiceRepository.ts(at))).replaceWithVoid();
+                .execute(Tuple.of(transferId, Times.db(at))).replaceWithVoid();
     }
 
     public Uni<List<UnmatchedTransfer>> unmatched(SqlClient c, int limit) {
@@ -80,13 +81,9 @@ public class TransferRepository {
                         + " amount, memo, reason, detected_at from chain_transfer where status = 'UNMATCHED'"
                         + " order by detected_at desc limit $1")
                 .execute(Tuple.of(limit))
-                .map(rs -> {
-                    List<UnmatchedTransfer> out = new ArrayList<>();
-                    rs.forEach(r -> out.add(new UnmatchedTransfer(r.getString(0), r.getString(1), r.getString(2),
+                .map(rs -> Rows.list(rs, r -> new UnmatchedTransfer(r.getString(0), r.getString(1), r.getString(2),
                             r.getInteger(3), r.getLong(4), r.getString(5), r.getString(6), r.getString(7),
                             r.getBigDecimal(8).toBigIntegerExact().toString(), r.getString(9), r.getString(10),
                             r.getOffsetDateTime(11).toInstant().toString())));
-                    return out;
-                });
     }
 }

@@ -5,9 +5,8 @@ import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.invoice.domain.UnmatchedTransfer;
-import dev.agentpay.invoice.repository.TransferRepository;
+import dev.agentpay.invoice.service.SettlementService;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -27,10 +26,7 @@ import java.util.List;
 public class TransferAdminResource {
 
     @Inject
-    Pool pool;
-
-    @Inject
-    TransferRepository transfers;
+    SettlementService settlements;
 
     @GET
     @Path("/unmatched")
@@ -39,6 +35,6 @@ public class TransferAdminResource {
         if (n < 1 || n > 1000) {
             throw ApiException.invalidField("limit", "must be an integer from 1 to 1000");
         }
-        return transfers.unmatched(pool, n).map(Envelope::of);
+        return settlements.unmatched(n).map(Envelope::of);
     }
 }

@@ -4,7 +4,7 @@ import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.chains.ChainTable;
 import dev.agentpay.commons.events.ChainTransferEvent;
 import dev.agentpay.commons.events.InvoiceEvent;
-import dev.agentpay.commons.outbox.IdempotentConsumer;
+import dev.agentpay.commons.consumer.IdempotentConsumer;
 import dev.agentpay.commons.outbox.Outbox;
 import dev.agentpay.invoice.domain.Invoice;
 import dev.agentpay.invoice.domain.InvoiceStatus;
@@ -232,5 +232,10 @@ public class SettlementService {
         }
         // EVM addresses are hex (case only encodes a checksum); Solana base58 is case-sensitive.
         return entry.chain().kind() == Chain.Kind.EVM ? a.equalsIgnoreCase(b) : a.equals(b);
+    }
+
+    /** Transfers to the seller wallets that settled no invoice, newest first (the operator's view). */
+    public Uni<java.util.List<dev.agentpay.invoice.domain.UnmatchedTransfer>> unmatched(int limit) {
+        return transfers.unmatched(pool, limit);
     }
 }

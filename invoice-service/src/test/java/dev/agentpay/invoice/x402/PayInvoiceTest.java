@@ -123,6 +123,25 @@ class PayInvoiceTest {
     }
 
     @Test
+    void anyoneHoldingTheIdReadsTheInvoicesStateWithoutAKeyAndWithoutItsPersonalFields() {
+        String id = TestSupport.create(key, "{\"amount\": 0.5, \"chain\": \"polygon\", \"customerEmail\": \"buyer@example.com\","
+                + " \"customerName\": \"Buyer\"}").getString("data.id");
+        Response read = given().get("/v1/invoices/" + id + "/pay");
+        assertThat(read.statusCode()).isEqualTo(200);
+        assertThat(read.getHeader("Cache-Control")).isEqualTo("no-store");
+        assertThat(read.jsonPath().getBoolean("success")).isTrue();
+        assertThat(read.jsonPath().getString("data.id")).isEqualTo(id);
+        assertThat(read.jsonPath().getString("data.status")).isEqualTo("PENDING");
+        assertThat(read.jsonPath().getString("data.amount")).isEqualTo(TestSupport.get(key, id).getString("data.amount"));
+        assertThat(read.jsonPath().getString("data.paymentDetails.paymentAddress")).startsWith("0x");
+        assertThat(read.asString()).doesNotContain("buyer@example.com").doesNotContain("customerEmail");
+        assertThat(given().get("/v1/invoices/" + UUID.randomUUID() + "/pay").then().extract().statusCode()).isEqualTo(404);
+        Response malformed = given().get("/v1/invoices/not-a-uuid/pay");
+        assertThat(malformed.statusCode()).isEqualTo(404);
+        assertThat(malformed.jsonPath().getString("error.code")).isEqualTo("invoice_not_found");
+    }
+
+    @Test
     void unknownMalformedAndForeignChainInvoicesAreRefusedWithoutAChallenge() {
         Response unknown = given().post("/v1/invoices/" + UUID.randomUUID() + "/pay");
         assertThat(unknown.statusCode()).isEqualTo(404);

@@ -141,7 +141,7 @@ class X402SolanaTest {
         }
         UUID used = insertSettling(payerSignature(payment.path("payload").path("transaction").asText()));
         // A payment that never reached the chain: its blockhash is long expired.
-        UUID unused = insertSettling(dev.agentpay.localstack.Base58.encode(new byte[64]).replace('1', '2'));
+        UUID unused = insertSettling(org.p2p.solanaj.utils.Base58.encode(new byte[64]).replace('1', '2'));
         long invoices = x402Invoices();
 
         reconciler.run().await().indefinitely();
@@ -163,7 +163,7 @@ class X402SolanaTest {
             byte[] sig = java.util.Arrays.copyOfRange(tx, 1 + 64 * s, 1 + 64 * (s + 1));
             for (byte b : sig) {
                 if (b != 0) {
-                    return dev.agentpay.localstack.Base58.encode(sig);
+                    return org.p2p.solanaj.utils.Base58.encode(sig);
                 }
             }
         }

@@ -54,6 +54,9 @@ class X402Test {
     @Inject
     X402Reconciler reconciler;
 
+    @Inject
+    dev.agentpay.commons.auth.PartnerRegistry registry;
+
     // ---------------------------------------------------------------- challenge
 
     @Test
@@ -200,6 +203,13 @@ class X402Test {
         String id = first.jsonPath().getString("result.id");
         assertThat(invoiceRow(UUID.fromString(id)).path("amount").asText()).isEqualTo("2.500000");
         long count = x402Invoices();
+        // the buyer watches the invoice it bought with the id alone (what discovery's catalog says): it is
+        // owned by x402, so no partner key reads it
+        given().get("/v1/invoices/" + id + "/pay").then().statusCode(200)
+                .body("data.id", org.hamcrest.Matchers.equalTo(id))
+                .body("data.status", org.hamcrest.Matchers.equalTo("PENDING"));
+        given().header("x-api-key", dev.agentpay.invoice.TestSupport.partner(registry)).get("/v1/invoices/" + id)
+                .then().statusCode(404);
 
         Response replay = given().header("X-PAYMENT", header).contentType(ContentType.JSON).body("{}").post("/api/x402/invoice");
         assertThat(replay.statusCode()).isEqualTo(402);

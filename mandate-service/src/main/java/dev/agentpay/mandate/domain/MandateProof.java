@@ -14,7 +14,7 @@ import java.util.Map;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonPropertyOrder({"format", "mandate_id", "state", "proto_version", "hash_scheme", "mandate_hash", "typed_data",
-        "canonical", "terms", "signatures", "anchors"})
+        "canonical", "terms", "signatures", "anchors", "anchor_status", "pending_anchors"})
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record MandateProof(
         String format,
@@ -34,7 +34,11 @@ public record MandateProof(
          */
         String terms,
         List<Signature> signatures,
-        List<Anchor> anchors) {
+        List<Anchor> anchors,
+        /** {@code pending} while a transition after creation waits for its receipt, else {@code anchored} ({@code none}: only created). */
+        String anchorStatus,
+        /** The transitions after creation whose receipt has not been recorded yet (not in {@code anchors}). */
+        List<PendingAnchor> pendingAnchors) {
 
     public static final String FORMAT = "agentpay-mandate-proof/1";
 
@@ -53,5 +57,11 @@ public record MandateProof(
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record Anchor(String toState, long chainId, String contract, String txHash, long blockNumber,
             Integer logIndex) {
+    }
+
+    /** A transition whose anchor receipt is still awaited; it moves to {@code anchors} when recorded. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonPropertyOrder({"to_state", "transition_id", "anchor_status"})
+    public record PendingAnchor(String toState, String transitionId, String anchorStatus) {
     }
 }

@@ -1,7 +1,10 @@
 package dev.agentpay.mandate.domain;
 
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /** The states of a mandate, by their wire names. */
 public enum MandateState {
@@ -26,6 +29,26 @@ public enum MandateState {
     /** The {@code mandate.*} event type announcing entry into this state. */
     public String eventType() {
         return "mandate." + wire;
+    }
+
+    /**
+     * Every transition the service makes, as {state: the states it may move to}; the creation row
+     * ({@code null} to {@code proposed}) is the only other one. {@code MandateService} refuses to write any
+     * other move, and discovery-service's {@code reference/mandate-state-machine.json} is checked against
+     * this table ({@code StateMachineDocumentTest}).
+     */
+    public static final Map<MandateState, Set<MandateState>> TRANSITIONS = Map.of(
+            PROPOSED, EnumSet.of(SIGNED_BY_PROPOSER, EXPIRED),
+            SIGNED_BY_PROPOSER, EnumSet.of(SIGNED_BY_BOTH, EXPIRED),
+            SIGNED_BY_BOTH, EnumSet.of(IN_PROGRESS, DISPUTED, EXPIRED),
+            IN_PROGRESS, EnumSet.of(COMPLETED, DISPUTED, EXPIRED),
+            COMPLETED, EnumSet.noneOf(MandateState.class),
+            DISPUTED, EnumSet.noneOf(MandateState.class),
+            EXPIRED, EnumSet.noneOf(MandateState.class));
+
+    /** Whether the service may move a mandate from {@code from} ({@code null}: creation) to {@code to}. */
+    public static boolean allowed(MandateState from, MandateState to) {
+        return from == null ? to == PROPOSED : TRANSITIONS.get(from).contains(to);
     }
 
     public boolean terminal() {

@@ -44,12 +44,14 @@ public record MandateView(
 
     /** One element of {@code transitions}. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    @JsonPropertyOrder({"id", "from_state", "to_state", "anchor_tx_hash", "anchor_block_number", "anchor_chain_id",
+    @JsonPropertyOrder({"id", "from_state", "to_state", "anchor_status", "anchor_tx_hash", "anchor_block_number", "anchor_chain_id",
             "anchor_log_index", "anchor_contract", "metadata", "created_at"})
     public record TransitionView(
             String id,
             String fromState,
             String toState,
+            /** {@code none} (the creation row, never anchored), {@code pending} (receipt not yet recorded) or {@code anchored}. */
+            String anchorStatus,
             String anchorTxHash,
             Long anchorBlockNumber,
             Long anchorChainId,

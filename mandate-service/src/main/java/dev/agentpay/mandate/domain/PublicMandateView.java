@@ -7,15 +7,18 @@ import java.util.List;
 
 /**
  * The redacted view anyone may read: no terms, context, scope or signatures. {@code anchor_tx_hash} is
- * that of the latest anchored transition.
+ * that of the latest anchored transition; {@code anchor_status} that of the latest transition ({@code none}
+ * for a mandate only created, {@code pending} until the latest transition's receipt is recorded, then
+ * {@code anchored}: only then does {@code anchor_tx_hash} belong to the current state).
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-@JsonPropertyOrder({"id", "state", "mandate_hash", "anchor_tx_hash", "created_at", "parties"})
+@JsonPropertyOrder({"id", "state", "mandate_hash", "anchor_tx_hash", "anchor_status", "created_at", "parties"})
 public record PublicMandateView(
         String id,
         String state,
         String mandateHash,
         String anchorTxHash,
+        String anchorStatus,
         String createdAt,
         List<Party> parties) {
 

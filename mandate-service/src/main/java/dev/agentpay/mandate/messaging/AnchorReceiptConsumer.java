@@ -7,9 +7,9 @@ import dev.agentpay.commons.consumer.SourceRecord;
 import dev.agentpay.commons.events.AnchorReceiptEvent;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.Topics;
-import dev.agentpay.commons.outbox.IdempotentConsumer;
-import dev.agentpay.mandate.repository.MandateRepository;
-import dev.agentpay.mandate.repository.Times;
+import dev.agentpay.commons.consumer.IdempotentConsumer;
+import dev.agentpay.commons.sql.Times;
+import dev.agentpay.mandate.service.MandateService;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -20,7 +20,8 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
 /**
- * Records anchor-service's on-chain receipts on the transitions they anchor. Each event applies once
+ * Records anchor-service's on-chain receipts on the transitions they anchor, with a {@code mandate.anchored}
+ * event in the same transaction ({@link MandateService#applyAnchor}). Each event applies once
  * (its id and the update commit together); the offset commits only after that transaction. The
  * platform's consumer discipline ({@link Consumers}): a database away is waited out however long, a
  * record that cannot be decoded goes to {@link Topics#DLT_MANDATE_ANCHOR_RECEIPTS}.
@@ -43,7 +44,7 @@ public class AnchorReceiptConsumer {
     IdempotentConsumer idempotent;
 
     @Inject
-    MandateRepository mandates;
+    MandateService mandateService;
 
     @Inject
     Consumers consumers;
@@ -63,7 +64,7 @@ public class AnchorReceiptConsumer {
             return consumers.deadLetter(DISCIPLINE, source, new PoisonRecordException("malformed anchor receipt: " + e.getMessage(), e));
         }
         return consumers.apply(DISCIPLINE, source, () -> pool.withTransaction(conn -> idempotent.once(conn, event.eventId(), CONSUMER,
-                tx -> mandates.anchor(tx, transitionId, event.aggregateId(), event.txHash(), event.blockNumber(),
+                tx -> mandateService.applyAnchor(tx, transitionId, event.aggregateId(), event.txHash(), event.blockNumber(),
                         event.chainId(), event.logIndex(), event.contract(), Times.now()).invoke(n -> {
                             if (n == 0) {
                                 LOG.warnf("anchor receipt %s names unknown transition %s of %s", event.eventId(),

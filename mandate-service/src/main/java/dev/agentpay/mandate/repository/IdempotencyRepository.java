@@ -1,6 +1,6 @@
 package dev.agentpay.mandate.repository;
 
-import static dev.agentpay.mandate.repository.Times.db;
+import static dev.agentpay.commons.sql.Times.db;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;

@@ -1,7 +1,8 @@
 package dev.agentpay.mandate.repository;
 
-import static dev.agentpay.mandate.repository.Times.db;
-import static dev.agentpay.mandate.repository.Times.instant;
+import dev.agentpay.commons.sql.Rows;
+import static dev.agentpay.commons.sql.Times.db;
+import static dev.agentpay.commons.sql.Times.instant;
 
 import dev.agentpay.mandate.domain.Mandate;
 import dev.agentpay.mandate.domain.MandateState;
@@ -13,7 +14,6 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
@@ -59,11 +59,7 @@ public class MandateRepository {
         return sql.preparedQuery("select " + COLUMNS + " from mandate where state = any($1) and expires_at <= $2"
                         + " order by expires_at limit $3 for update skip locked")
                 .execute(Tuple.of(MandateState.liveWireNames().toArray(new String[0]), db(now), limit))
-                .map(rs -> {
-                    List<Mandate> out = new ArrayList<>();
-                    rs.forEach(r -> out.add(map(r)));
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> map(r)));
     }
 
     public Uni<Void> insert(SqlClient sql, Mandate m) {
@@ -103,11 +99,7 @@ public class MandateRepository {
     public Uni<List<Transition>> transitions(SqlClient sql, String mandateId) {
         return sql.preparedQuery("select " + TRANSITION_COLUMNS + " from mandate_transition where mandate_id = $1 order by seq")
                 .execute(Tuple.of(mandateId))
-                .map(rs -> {
-                    List<Transition> out = new ArrayList<>();
-                    rs.forEach(r -> out.add(mapTransition(r)));
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> mapTransition(r)));
     }
 
     /**

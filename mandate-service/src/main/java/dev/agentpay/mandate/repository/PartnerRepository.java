@@ -1,7 +1,8 @@
 package dev.agentpay.mandate.repository;
 
-import static dev.agentpay.mandate.repository.Times.db;
-import static dev.agentpay.mandate.repository.Times.instant;
+import dev.agentpay.commons.sql.Rows;
+import static dev.agentpay.commons.sql.Times.db;
+import static dev.agentpay.commons.sql.Times.instant;
 
 import dev.agentpay.mandate.domain.PartnerRecord;
 import io.smallrye.mutiny.Uni;
@@ -9,7 +10,6 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.ArrayList;
 import java.util.List;
 
 /** SQL for the {@code partner} table; every method runs on the caller's connection (and its transaction). */
@@ -41,11 +41,7 @@ public class PartnerRepository {
     public Uni<List<PartnerRecord>> list(SqlClient sql) {
         return sql.query("select " + COLUMNS + " from partner order by created_at, id")
                 .execute()
-                .map(rs -> {
-                    List<PartnerRecord> out = new ArrayList<>();
-                    rs.forEach(r -> out.add(map(r)));
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> map(r)));
     }
 
     public Uni<Void> insert(SqlClient sql, PartnerRecord p) {

@@ -1,7 +1,7 @@
 package dev.agentpay.mandate.repository;
 
-import static dev.agentpay.mandate.repository.Times.db;
-import static dev.agentpay.mandate.repository.Times.instant;
+import static dev.agentpay.commons.sql.Times.db;
+import static dev.agentpay.commons.sql.Times.instant;
 
 import dev.agentpay.mandate.domain.Receipt;
 import io.smallrye.mutiny.Uni;

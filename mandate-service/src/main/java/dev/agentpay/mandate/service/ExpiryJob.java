@@ -2,7 +2,7 @@ package dev.agentpay.mandate.service;
 
 import dev.agentpay.mandate.config.MandateConfig;
 import dev.agentpay.mandate.repository.MandateRepository;
-import dev.agentpay.mandate.repository.Times;
+import dev.agentpay.commons.sql.Times;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;

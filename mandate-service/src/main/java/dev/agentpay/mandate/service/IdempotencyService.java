@@ -3,7 +3,7 @@ package dev.agentpay.mandate.service;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.mandate.config.MandateConfig;
 import dev.agentpay.mandate.repository.IdempotencyRepository;
-import dev.agentpay.mandate.repository.Times;
+import dev.agentpay.commons.sql.Times;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

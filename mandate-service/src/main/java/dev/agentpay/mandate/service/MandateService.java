@@ -17,13 +17,14 @@ import dev.agentpay.mandate.domain.ReceiptView;
 import dev.agentpay.mandate.domain.Transition;
 import dev.agentpay.mandate.repository.MandateRepository;
 import dev.agentpay.mandate.repository.ReceiptRepository;
-import dev.agentpay.mandate.repository.Times;
+import dev.agentpay.commons.sql.Times;
 import dev.agentpay.mandate.signing.CanonicalMandate;
 import dev.agentpay.mandate.signing.Eip712Mandate;
 import dev.agentpay.mandate.signing.SignatureScheme;
 import dev.agentpay.mandate.signing.WalletParty;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -244,7 +245,9 @@ public class MandateService {
                         anchor = t.anchorTxHash();
                     }
                 }
-                return new PublicMandateView(m.id, m.state.wire(), m.protoMandateHash, anchor, ApiJson.time(m.createdAt),
+                String status = ts.isEmpty() ? Transition.ANCHOR_NONE : ts.get(ts.size() - 1).anchorStatus();
+                return new PublicMandateView(m.id, m.state.wire(), m.protoMandateHash, anchor, status,
+                        ApiJson.time(m.createdAt),
                         List.of(new PublicMandateView.Party(SIGNER_PROPOSER, m.proposerAgentId,
                                         ApiJson.time(m.signedByProposerAt), m.proposerScheme.wire()),
                                 new PublicMandateView.Party(SIGNER_COUNTERPARTY, m.counterpartyAgentId,
@@ -271,10 +274,15 @@ public class MandateService {
                         .map(t -> new MandateProof.Anchor(t.toState().wire(), t.anchorChainId(), t.anchorContract(),
                                 t.anchorTxHash(), t.anchorBlockNumber(), t.anchorLogIndex()))
                         .toList();
+                List<MandateProof.PendingAnchor> pending = ts.stream()
+                        .filter(t -> Transition.ANCHOR_PENDING.equals(t.anchorStatus()))
+                        .map(t -> new MandateProof.PendingAnchor(t.toState().wire(), t.id().toString(), t.anchorStatus()))
+                        .toList();
                 return new MandateProof(MandateProof.FORMAT, m.id, m.state.wire(), m.protoVersion,
                         m.hasWalletParty() ? "eip712" : "sha256-canonical", m.protoMandateHash,
                         m.hasWalletParty() ? Eip712Mandate.typedData(domain(m), eip712Message(m)) : null,
-                        new String(signingBytes(m), java.nio.charset.StandardCharsets.UTF_8), m.terms, sigs, anchors);
+                        new String(signingBytes(m), java.nio.charset.StandardCharsets.UTF_8), m.terms, sigs, anchors,
+                        Transition.overallAnchorStatus(ts), pending);
             });
         }));
     }
@@ -321,6 +329,30 @@ public class MandateService {
                         Map.of("cause", "expires_at passed", "expires_at", ApiJson.time(m.expiresAt)), now));
     }
 
+    /**
+     * Records anchor-service's receipt on the transition it anchors and, when that changed a row, writes
+     * {@code mandate.anchored} to the outbox in the same transaction: the webhook that tells a client the
+     * {@code anchor_tx_hash} it saw as null (anchor_status {@code pending}) is now set. The event carries the
+     * full Mandate row as it now reads, {@code transitionId} and {@code toState} of the anchored transition,
+     * and no {@code fromState} (not a state change; anchor-service never anchors it).
+     *
+     * @return the rows changed: 0 for an unknown transition, another mandate's, or the creation row
+     */
+    public Uni<Integer> applyAnchor(SqlClient tx, UUID transitionId, String mandateId, String txHash, long blockNumber,
+            long chainId, int logIndex, String contract, Instant now) {
+        return mandates.anchor(tx, transitionId, mandateId, txHash, blockNumber, chainId, logIndex, contract, now)
+                .flatMap(n -> n == 0 ? Uni.createFrom().item(n)
+                        : mandates.findAny(tx, mandateId).flatMap(m -> mandates.transitions(tx, mandateId).flatMap(ts -> {
+                            Transition anchored = ts.stream().filter(t -> t.id().equals(transitionId)).findFirst()
+                                    .orElseThrow();
+                            JsonNode row = EventCodec.mapper().valueToTree(view(m, ts));
+                            MandateEvent event = new MandateEvent(UUID.randomUUID(), MandateEvent.ANCHORED, m.id,
+                                    m.partnerId, now, MandateEvent.SCHEMA_VERSION, transitionId.toString(), null,
+                                    anchored.toState().wire(), m.protoMandateHash, row);
+                            return outbox.append(tx, event).replaceWith(n);
+                        })));
+    }
+
     /** A step on a locked mandate with its transitions so far. */
     @FunctionalInterface
     interface Step {
@@ -352,6 +384,10 @@ public class MandateService {
     private Uni<Void> transition(SqlConnection conn, Mandate m, List<Transition> history, MandateState to,
             String triggeredBy, Map<String, String> extra, Instant now) {
         MandateState from = history.isEmpty() ? null : m.state;
+        if (!MandateState.allowed(from, to)) {
+            // a programming error, never a client's: every move the service makes is in the published table
+            throw new IllegalStateException("mandate " + m.id + ": " + from + " -> " + to + " is not in MandateState.TRANSITIONS");
+        }
         ObjectNode meta = ApiJson.MAPPER.createObjectNode();
         meta.put("triggered_by", triggeredBy);
         extra.forEach(meta::put);
@@ -459,7 +495,8 @@ public class MandateService {
                 CanonicalMandate.isoMillis(m.expiresAt), m.disputeReason, ApiJson.time(m.disputedAt), m.drsReceiptId,
                 ApiJson.time(m.createdAt), ApiJson.time(m.updatedAt), m.proposerScheme.wire(), m.counterpartyScheme.wire(),
                 transitions.stream().map(t -> new MandateView.TransitionView(t.id().toString(),
-                        t.fromState() == null ? null : t.fromState().wire(), t.toState().wire(), t.anchorTxHash(),
+                        t.fromState() == null ? null : t.fromState().wire(), t.toState().wire(), t.anchorStatus(),
+                        t.anchorTxHash(),
                         t.anchorBlockNumber(), t.anchorChainId(), t.anchorLogIndex(), t.anchorContract(), t.metadata(),
                         ApiJson.time(t.createdAt()))).toList());
     }

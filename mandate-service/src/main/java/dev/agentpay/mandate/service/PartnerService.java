@@ -7,7 +7,7 @@ import dev.agentpay.commons.outbox.Outbox;
 import dev.agentpay.mandate.domain.PartnerRecord;
 import dev.agentpay.mandate.domain.PartnerView;
 import dev.agentpay.mandate.repository.PartnerRepository;
-import dev.agentpay.mandate.repository.Times;
+import dev.agentpay.commons.sql.Times;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;

@@ -5,7 +5,10 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * A mandate state change ({@code mandate.proposed}, {@code mandate.signed_by_proposer}, ...).
+ * A mandate state change ({@code mandate.proposed}, {@code mandate.signed_by_proposer}, ...), or
+ * {@link #ANCHORED}: the on-chain receipt of one earlier transition has been recorded (not a state change:
+ * {@code fromState} is null, {@code toState} is the anchored transition's state, {@code transitionId} that
+ * transition; anchor-service never anchors it).
  *
  * @param transitionId the transition row this change created (what anchor-service anchors)
  * @param fromState    state before the change, {@code null} for creation
@@ -27,6 +30,9 @@ public record MandateEvent(
         JsonNode mandate) implements DomainEvent {
 
     public static final int SCHEMA_VERSION = 1;
+
+    /** Type of the event announcing that a transition's anchor receipt was recorded on the mandate. */
+    public static final String ANCHORED = "mandate.anchored";
 
     @Override
     public String topic() {

@@ -1,5 +1,6 @@
 package dev.agentpay.commons.outbox;
 
+import dev.agentpay.commons.loop.WakeLoop;
 import dev.agentpay.commons.tracing.Traces;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
@@ -26,11 +27,9 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
-import org.jboss.logging.Logger;
 
 /**
  * Publishes committed outbox rows to Kafka in commit order, keyed by aggregate id, and marks them
@@ -51,7 +50,6 @@ public class OutboxRelay {
     /** Channel the relay publishes through; its topic is overridden per record. */
     public static final String CHANNEL = "outbox-out";
 
-    private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
     private static final AttributeKey<String> MESSAGING_SYSTEM = AttributeKey.stringKey("messaging.system");
     private static final AttributeKey<String> DESTINATION = AttributeKey.stringKey("messaging.destination.name");
     private static final long RELAY_LOCK = 0x6f7574626f78L; // "outbox"
@@ -81,23 +79,23 @@ public class OutboxRelay {
     @Inject
     OutboxMetrics metrics;
 
-    private final AtomicBoolean running = new AtomicBoolean();
-    private final AtomicBoolean again = new AtomicBoolean();
-    private volatile boolean started;
-    private volatile boolean stopping;
+    private volatile WakeLoop loop;
 
     /** Runs after the messaging layer has connected its emitters (observers run in priority order). */
     void start(@Observes @Priority(Integer.MAX_VALUE - 100) StartupEvent ev) {
         if (!config.relayEnabled()) {
             return;
         }
-        started = true;
+        loop = new WakeLoop("outbox relay", vertx, this::round);
         outbox.whenCommitted(this::wake);
-        wake(); // rows committed while this instance was down
+        loop.start(); // rows committed while this instance was down
     }
 
     void stop(@Observes ShutdownEvent ev) {
-        stopping = true;
+        WakeLoop l = loop;
+        if (l != null) {
+            l.stop();
+        }
     }
 
     /** The safety-net poll; nothing happens before the application has started. */
@@ -105,35 +103,23 @@ public class OutboxRelay {
         wake();
     }
 
-    /** Asks for a relay round; coalesces concurrent requests into one running drain plus one follow-up. */
+    /** Asks for a relay round; concurrent requests coalesce into one running drain plus one follow-up. */
     public void wake() {
-        if (!started) {
-            return;
-        }
-        again.set(true);
-        if (running.compareAndSet(false, true)) {
-            loop();
+        WakeLoop l = loop;
+        if (l != null) {
+            l.wake();
         }
     }
 
-    private void loop() {
-        again.set(false);
-        relayBatch().subscribe().with(
-                n -> {
-                    running.set(false);
-                    if (n == LOCK_BUSY) {
-                        // another replica is relaying; our commits may have missed its snapshot
-                        if (!stopping) {
-                            vertx.setTimer(config.lockRetry().toMillis(), id -> wake());
-                        }
-                    } else if (n >= config.batchSize() || again.get()) {
-                        wake();
-                    }
-                },
-                e -> {
-                    running.set(false);
-                    LOG.warnf("outbox relay round failed, will retry: %s", e.getMessage());
-                });
+    private Uni<Boolean> round() {
+        return relayBatch().map(n -> {
+            if (n == LOCK_BUSY) {
+                // another replica is relaying; our commits may have missed its snapshot
+                loop.wakeIn(config.lockRetry());
+                return false;
+            }
+            return n >= config.batchSize();
+        });
     }
 
     /** Publishes up to one batch; returns how many rows it published, or {@link #LOCK_BUSY}. */

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * instructions with base58 data, token balances without owner), so it cannot read the
  * {@code jsonParsed} answers the watcher relies on (parsed spl-token and spl-memo instructions).
  * Every call reads at the configured commitment ({@code finalized} by default); failures surface as
- * {@link EvmClient.RpcException}.
+ * {@link RpcException} (this client's own).
  */
 public class SolanaClient {
 
@@ -81,18 +81,29 @@ public class SolanaClient {
                     .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(req))).build(),
                     HttpResponse.BodyHandlers.ofString());
             if (res.statusCode() / 100 != 2) {
-                throw new EvmClient.RpcException("solana " + method + ": HTTP " + res.statusCode());
+                throw new RpcException("solana " + method + ": HTTP " + res.statusCode());
             }
             JsonNode body = JSON.readTree(res.body());
             if (body.has("error")) {
-                throw new EvmClient.RpcException("solana " + method + ": " + body.get("error"));
+                throw new RpcException("solana " + method + ": " + body.get("error"));
             }
             return body.path("result");
         } catch (IOException e) {
-            throw new EvmClient.RpcException("solana " + method + ": " + e.getMessage(), e);
+            throw new RpcException("solana " + method + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new EvmClient.RpcException("solana " + method + ": interrupted", e);
+            throw new RpcException("solana " + method + ": interrupted", e);
+        }
+    }
+
+    /** A failed Solana JSON-RPC call (transport, HTTP status or JSON-RPC error). */
+    public static class RpcException extends RuntimeException {
+        public RpcException(String message) {
+            super(message);
+        }
+
+        public RpcException(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 }

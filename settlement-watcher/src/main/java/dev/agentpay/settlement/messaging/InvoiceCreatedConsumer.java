@@ -11,6 +11,7 @@ import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.settlement.repository.DepositRepository;
+import dev.agentpay.settlement.service.WatcherLedger;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -32,7 +33,7 @@ public class InvoiceCreatedConsumer {
     public static final String CHANNEL = "deposit-addresses-in";
 
     @Inject
-    DepositRepository deposits;
+    WatcherLedger ledger;
 
     @Inject
     ChainTable chains;
@@ -57,7 +58,7 @@ public class InvoiceCreatedConsumer {
             return Uni.createFrom().voidItem();
         }
         // a database away is waited out however long: a deposit address never registered is a payment never seen
-        return consumers.apply(DISCIPLINE, source, () -> deposits.register(d.get()));
+        return consumers.apply(DISCIPLINE, source, () -> ledger.register(d.get()));
     }
 
     private boolean isSellerWallet(DepositRepository.NewDeposit d) {

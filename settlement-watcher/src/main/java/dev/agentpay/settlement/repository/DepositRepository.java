@@ -1,13 +1,13 @@
 package dev.agentpay.settlement.repository;
 
+import dev.agentpay.commons.sql.Rows;
+import dev.agentpay.commons.sql.Times;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -29,45 +29,38 @@ public class DepositRepository {
     public record Deposit(long seq, String chain, String address, UUID invoiceId, Long backfillFrom) {
     }
 
-    @Inject
-    Pool pool;
-
     /**
      * Registers an address once. Its back-fill starts after the newest block scanned before the invoice
      * existed (such a block cannot hold a payment of it), or at the oldest remembered block; no back-fill
      * when the chain was never scanned (its first scan starts below the head anyway).
      */
-    public Uni<Boolean> register(NewDeposit d) {
-        return pool.preparedQuery("insert into deposit_address (chain, address, invoice_id, invoice_created, backfill_from, registered_at)"
+    public Uni<Boolean> register(SqlClient c, NewDeposit d) {
+        return c.preparedQuery("insert into deposit_address (chain, address, invoice_id, invoice_created, backfill_from, registered_at)"
                         + " values ($1, $2, $3, $4, (select coalesce("
                         + "   (select max(block_number) + 1 from seen_block where chain = $1 and scanned_at < $4::timestamptz - interval '" + SKEW + "'),"
                         + "   (select min(block_number) from seen_block where chain = $1))), now())"
                         + " on conflict (chain, address) do nothing")
-                .execute(Tuple.of(d.chain(), d.address(), d.invoiceId(), WatcherRepository.ts(d.invoiceCreated())))
+                .execute(Tuple.of(d.chain(), d.address(), d.invoiceId(), Times.db(d.invoiceCreated())))
                 .map(rs -> rs.rowCount() == 1);
     }
 
     /** Addresses of a chain registered after {@code afterSeq}, in registration order. */
-    public Uni<List<Deposit>> since(String chain, long afterSeq, int limit) {
-        return pool.preparedQuery("select seq, chain, address, invoice_id, backfill_from from deposit_address"
+    public Uni<List<Deposit>> since(SqlClient c, String chain, long afterSeq, int limit) {
+        return c.preparedQuery("select seq, chain, address, invoice_id, backfill_from from deposit_address"
                         + " where chain = $1 and seq > $2 order by seq limit $3")
                 .execute(Tuple.of(chain, afterSeq, limit))
                 .map(DepositRepository::deposits);
     }
 
     /** Addresses whose back-fill is still to do. */
-    public Uni<List<Deposit>> pendingBackfill(String chain, int limit) {
-        return pool.preparedQuery("select seq, chain, address, invoice_id, backfill_from from deposit_address"
+    public Uni<List<Deposit>> pendingBackfill(SqlClient c, String chain, int limit) {
+        return c.preparedQuery("select seq, chain, address, invoice_id, backfill_from from deposit_address"
                         + " where chain = $1 and backfill_from is not null order by backfill_from, seq limit $2")
                 .execute(Tuple.of(chain, limit))
                 .map(DepositRepository::deposits);
     }
 
     private static List<Deposit> deposits(io.vertx.mutiny.sqlclient.RowSet<Row> rs) {
-        List<Deposit> out = new ArrayList<>();
-        for (Row r : rs) {
-            out.add(new Deposit(r.getLong(0), r.getString(1), r.getString(2), r.getUUID(3), r.getLong(4)));
-        }
-        return out;
+        return Rows.list(rs, r -> new Deposit(r.getLong(0), r.getString(1), r.getString(2), r.getUUID(3), r.getLong(4)));
     }
 }

@@ -8,7 +8,6 @@ import dev.agentpay.settlement.domain.Checkpoint;
 import dev.agentpay.settlement.domain.ScanResult;
 import dev.agentpay.settlement.domain.Transfer;
 import dev.agentpay.settlement.repository.DepositRepository;
-import dev.agentpay.settlement.repository.WatcherRepository;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -42,21 +41,18 @@ public class EvmScanner {
 
     private final ChainTable.Entry chain;
     private final EvmClient rpc;
-    private final WatcherRepository repo;
+    private final WatcherLedger ledger;
     private final SettlementConfig config;
     private final String token;
-    private final DepositRepository deposits;
     /** Lower-case deposit addresses of this chain; only grows (late and extra payments are still owed). */
     private final Set<String> addresses = new HashSet<>();
     private long lastSeq;
     private int range;
 
-    public EvmScanner(ChainTable.Entry chain, EvmClient rpc, WatcherRepository repo, DepositRepository deposits,
-            SettlementConfig config) {
+    public EvmScanner(ChainTable.Entry chain, EvmClient rpc, WatcherLedger ledger, SettlementConfig config) {
         this.chain = chain;
         this.rpc = rpc;
-        this.repo = repo;
-        this.deposits = deposits;
+        this.ledger = ledger;
         this.config = config;
         this.token = chain.usdcAddress();
         this.range = Math.max(1, chain.maxBlockRange());
@@ -70,7 +66,7 @@ public class EvmScanner {
     /** Loads addresses registered since the last tick into the set. */
     private void learnAddresses() {
         while (true) {
-            List<DepositRepository.Deposit> fresh = deposits.since(chain.name(), lastSeq, 10_000).await().atMost(DB_TIMEOUT);
+            List<DepositRepository.Deposit> fresh = ledger.depositsSince(chain.name(), lastSeq, 10_000).await().atMost(DB_TIMEOUT);
             for (DepositRepository.Deposit d : fresh) {
                 addresses.add(d.address());
                 lastSeq = Math.max(lastSeq, d.seq());
@@ -84,7 +80,7 @@ public class EvmScanner {
     /** Back-fills newly learned addresses up to the checkpoint (normally a few blocks, normally nothing found). */
     private int backfill(long checkpoint) {
         int published = 0;
-        List<DepositRepository.Deposit> todo = deposits.pendingBackfill(chain.name(), BACKFILL_BATCH).await().atMost(DB_TIMEOUT);
+        List<DepositRepository.Deposit> todo = ledger.pendingBackfill(chain.name(), BACKFILL_BATCH).await().atMost(DB_TIMEOUT);
         while (!todo.isEmpty()) {
             long from = todo.stream().mapToLong(DepositRepository.Deposit::backfillFrom).min().orElseThrow();
             List<String> to = todo.stream().map(DepositRepository.Deposit::address).toList();
@@ -92,7 +88,7 @@ public class EvmScanner {
             for (long f = from; f <= checkpoint; f += range) {
                 found.addAll(rpc.transfersTo(token, to, f, Math.min(checkpoint, f + range - 1)));
             }
-            published += repo.commitBackfill(chain.name(), found, todo.stream().map(DepositRepository.Deposit::seq).toList(), SOURCE)
+            published += ledger.commitBackfill(chain.name(), found, todo.stream().map(DepositRepository.Deposit::seq).toList(), SOURCE)
                     .await().atMost(DB_TIMEOUT);
             if (!found.isEmpty()) {
                 LOG.infof("%s: back-fill of %d new address(es) from block %d found %d transfer(s)", chain.name(), to.size(), from, found.size());
@@ -100,7 +96,7 @@ public class EvmScanner {
             if (todo.size() < BACKFILL_BATCH) {
                 break;
             }
-            todo = deposits.pendingBackfill(chain.name(), BACKFILL_BATCH).await().atMost(DB_TIMEOUT);
+            todo = ledger.pendingBackfill(chain.name(), BACKFILL_BATCH).await().atMost(DB_TIMEOUT);
         }
         return published;
     }
@@ -124,12 +120,12 @@ public class EvmScanner {
     public int tick() {
         long head = rpc.head();
         long confirmed = head - (chain.confirmations() - 1);
-        Checkpoint cp = repo.checkpoint(chain.name()).await().atMost(DB_TIMEOUT);
+        Checkpoint cp = ledger.checkpoint(chain.name()).await().atMost(DB_TIMEOUT);
         int published = 0;
         if (cp == null) {
             long start = Math.max(-1, confirmed - config.evm().initialLookback());
             BlockRef b = start >= 0 ? rpc.block(start) : new BlockRef(-1, null);
-            repo.commit(new ScanResult(chain.name(), List.of(), List.of(), new Checkpoint(start, b.hash(), null),
+            ledger.commit(new ScanResult(chain.name(), List.of(), List.of(), new Checkpoint(start, b.hash(), null),
                     b.hash() == null ? List.of() : List.of(b), -1), SOURCE, config.evm().rememberedBlocks()).await().atMost(DB_TIMEOUT);
             LOG.infof("%s: first start, scanning from block %d", chain.name(), start + 1);
             cp = new Checkpoint(start, b.hash(), null);
@@ -138,7 +134,7 @@ public class EvmScanner {
             if (now == null || !now.hash().equalsIgnoreCase(cp.blockHash())) {
                 learnAddresses();
                 published += reorg(cp, confirmed);
-                cp = repo.checkpoint(chain.name()).await().atMost(DB_TIMEOUT);
+                cp = ledger.checkpoint(chain.name()).await().atMost(DB_TIMEOUT);
             }
         }
         learnAddresses();
@@ -161,7 +157,7 @@ public class EvmScanner {
             if (end == null) {
                 break; // the head moved back under us: the next tick sees the reorg
             }
-            published += repo.commit(new ScanResult(chain.name(), found, List.of(), new Checkpoint(to, end.hash(), null),
+            published += ledger.commit(new ScanResult(chain.name(), found, List.of(), new Checkpoint(to, end.hash(), null),
                     List.of(end), -1), SOURCE, config.evm().rememberedBlocks()).await().atMost(DB_TIMEOUT);
             from = to + 1;
             if (range < chain.maxBlockRange()) {
@@ -173,7 +169,7 @@ public class EvmScanner {
 
     /** The checkpoint block changed: rewind to the fork point, retract what vanished, publish what is new. */
     private int reorg(Checkpoint cp, long confirmed) {
-        List<BlockRef> remembered = repo.seenBlocks(chain.name(), config.evm().rememberedBlocks()).await().atMost(DB_TIMEOUT);
+        List<BlockRef> remembered = ledger.seenBlocks(chain.name(), config.evm().rememberedBlocks()).await().atMost(DB_TIMEOUT);
         long fork = -1;
         String forkHash = null;
         for (BlockRef b : remembered) {
@@ -197,11 +193,11 @@ public class EvmScanner {
         }
         Set<String> stillThere = new HashSet<>();
         found.forEach(t -> stillThere.add(t.id()));
-        List<Transfer> vanished = repo.liveAbove(chain.name(), fork).await().atMost(DB_TIMEOUT).stream()
+        List<Transfer> vanished = ledger.liveAbove(chain.name(), fork).await().atMost(DB_TIMEOUT).stream()
                 .filter(t -> !stillThere.contains(t.id())).toList();
         BlockRef end = upTo == fork ? new BlockRef(fork, forkHash) : rpc.block(upTo);
         LOG.warnf("%s: reorg below block %d; fork point %d, %d transfer(s) retracted", chain.name(), cp.block(), fork, vanished.size());
-        return repo.commit(new ScanResult(chain.name(), found, vanished, new Checkpoint(end.number(), end.hash(), null),
+        return ledger.commit(new ScanResult(chain.name(), found, vanished, new Checkpoint(end.number(), end.hash(), null),
                 end.hash() == null ? List.of() : List.of(end), fork), SOURCE, config.evm().rememberedBlocks()).await().atMost(DB_TIMEOUT);
     }
 }

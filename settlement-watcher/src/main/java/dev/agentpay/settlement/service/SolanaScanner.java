@@ -7,7 +7,6 @@ import dev.agentpay.settlement.config.SettlementConfig;
 import dev.agentpay.settlement.domain.Checkpoint;
 import dev.agentpay.settlement.domain.ScanResult;
 import dev.agentpay.settlement.domain.Transfer;
-import dev.agentpay.settlement.repository.WatcherRepository;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,13 +27,13 @@ public class SolanaScanner {
 
     private final ChainTable.Entry chain;
     private final SolanaClient rpc;
-    private final WatcherRepository repo;
+    private final WatcherLedger ledger;
     private final SettlementConfig config;
 
-    public SolanaScanner(ChainTable.Entry chain, SolanaClient rpc, WatcherRepository repo, SettlementConfig config) {
+    public SolanaScanner(ChainTable.Entry chain, SolanaClient rpc, WatcherLedger ledger, SettlementConfig config) {
         this.chain = chain;
         this.rpc = rpc;
-        this.repo = repo;
+        this.ledger = ledger;
         this.config = config;
     }
 
@@ -49,7 +48,7 @@ public class SolanaScanner {
 
     private int scanAccount(String owner, String account) {
         String key = "solana/" + account;
-        Checkpoint cp = repo.checkpoint(key).await().atMost(DB_TIMEOUT);
+        Checkpoint cp = ledger.checkpoint(key).await().atMost(DB_TIMEOUT);
         String until = cp == null ? null : cp.cursor();
         // Newest first, paged backwards down to the cursor; processed oldest first.
         List<JsonNode> sigs = new ArrayList<>();
@@ -79,7 +78,7 @@ public class SolanaScanner {
         }
         JsonNode newest = sigs.get(sigs.size() - 1);
         Checkpoint next = new Checkpoint(newest.path("slot").asLong(), null, newest.path("signature").asText());
-        return repo.commit(new ScanResult(key, found, List.of(), next, List.of(), -1), SOURCE, 0).await().atMost(DB_TIMEOUT);
+        return ledger.commit(new ScanResult(key, found, List.of(), next, List.of(), -1), SOURCE, 0).await().atMost(DB_TIMEOUT);
     }
 
     /** USDC transfers into {@code account} in one jsonParsed transaction. */

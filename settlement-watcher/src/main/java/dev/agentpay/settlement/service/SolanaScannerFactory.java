@@ -3,7 +3,6 @@ package dev.agentpay.settlement.service;
 import dev.agentpay.commons.chains.ChainTable;
 import dev.agentpay.settlement.client.SolanaClient;
 import dev.agentpay.settlement.config.SettlementConfig;
-import dev.agentpay.settlement.repository.WatcherRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -12,13 +11,13 @@ import jakarta.inject.Inject;
 public class SolanaScannerFactory {
 
     @Inject
-    WatcherRepository repo;
+    WatcherLedger ledger;
 
     @Inject
     SettlementConfig config;
 
     public SolanaScanner create(ChainTable.Entry chain) {
         return new SolanaScanner(chain, new SolanaClient(chain.rpcUrl().orElseThrow(), config.solana().rpcTimeout(),
-                config.solana().commitment().name()), repo, config);
+                config.solana().commitment().name()), ledger, config);
     }
 }

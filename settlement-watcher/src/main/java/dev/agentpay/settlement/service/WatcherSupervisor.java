@@ -4,25 +4,25 @@ import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.chains.ChainTable;
 import dev.agentpay.settlement.client.EvmClient;
 import dev.agentpay.settlement.config.SettlementConfig;
-import dev.agentpay.settlement.repository.DepositRepository;
-import dev.agentpay.settlement.repository.WatcherRepository;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.Scheduler;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import org.jboss.logging.Logger;
 
 /**
- * Runs one polling loop per watchable chain on its own thread (RPC calls block; a slow chain never
- * delays another). A loop holds no state of its own: stopping and starting one is a restart.
+ * Runs one polling job per watchable chain on Quarkus's scheduler (programmatic jobs, one per chain, a
+ * run skipped while the previous one is still going). The scanners are blocking code (web3j and the JDK
+ * HTTP client): scheduler jobs run on worker threads, never on the event loop, so a slow chain never
+ * delays another nor the service's HTTP and Kafka work. A loop holds no state of its own: stopping and
+ * starting one is a restart.
  */
 @ApplicationScoped
 public class WatcherSupervisor {
@@ -33,10 +33,10 @@ public class WatcherSupervisor {
     ChainTable chains;
 
     @Inject
-    WatcherRepository repo;
+    WatcherLedger ledger;
 
     @Inject
-    DepositRepository deposits;
+    Scheduler scheduler;
 
     @Inject
     SettlementConfig config;
@@ -44,12 +44,7 @@ public class WatcherSupervisor {
     @Inject
     SolanaScannerFactory solana;
 
-    private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(5, r -> {
-        Thread t = new Thread(r, "chain-watcher");
-        t.setDaemon(true);
-        return t;
-    });
-    private final Map<Chain, ScheduledFuture<?>> loops = new ConcurrentHashMap<>();
+    private final Map<Chain, String> loops = new ConcurrentHashMap<>();
     private final Map<Chain, AutoCloseable> clients = new ConcurrentHashMap<>();
     private final Map<Chain, Object> locks = new ConcurrentHashMap<>();
 
@@ -70,7 +65,6 @@ public class WatcherSupervisor {
         for (Chain c : Chain.values()) {
             stop(c);
         }
-        executor.shutdownNow();
     }
 
     /** Starts (or restarts) a chain's loop from its persisted checkpoint. */
@@ -83,15 +77,20 @@ public class WatcherSupervisor {
         if (chain.kind() == Chain.Kind.EVM) {
             EvmClient client = new EvmClient(e.name(), e.rpcUrl().orElseThrow(), config.evm().rpcTimeout());
             clients.put(chain, client);
-            tick = new EvmScanner(e, client, repo, deposits, config)::tick;
+            tick = new EvmScanner(e, client, ledger, config)::tick;
         } else {
             tick = solana.create(e)::tick;
         }
         long every = e.pollInterval().toMillis();
         Object lock = locks.computeIfAbsent(chain, k -> new Object());
-        loops.put(chain, executor.scheduleWithFixedDelay(() -> {
+        String job = "chain-watcher-" + e.name();
+        loops.put(chain, job);
+        scheduler.newJob(job)
+                .setInterval(Duration.ofMillis(every).toString())
+                .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP)
+                .setTask(execution -> {
             synchronized (lock) {
-            if (Thread.currentThread().isInterrupted() || !loops.containsKey(chain)) {
+            if (!job.equals(loops.get(chain))) {
                 return;
             }
             try {
@@ -104,16 +103,16 @@ public class WatcherSupervisor {
                 LOG.warnf("%s: scan failed, retrying in %d ms: %s", e.name(), every, ex.getMessage());
             }
             }
-        }, 0, every, TimeUnit.MILLISECONDS));
+        }).schedule();
         LOG.infof("%s: watching %s every %d ms (%d confirmations)", e.name(),
                 chain.kind() == Chain.Kind.EVM ? "the invoices' deposit addresses" : e.paymentAddress().orElseThrow(), every, e.confirmations());
     }
 
     /** Stops a chain's loop after its current step (for maintenance and the downtime test). */
     public synchronized void stop(Chain chain) {
-        ScheduledFuture<?> f = loops.remove(chain);
-        if (f != null) {
-            f.cancel(false);
+        String job = loops.remove(chain);
+        if (job != null) {
+            scheduler.unscheduleJob(job);
             synchronized (locks.computeIfAbsent(chain, k -> new Object())) {
                 // waits for a step in flight to finish; no new one starts once the loop is removed
             }

@@ -1,6 +1,7 @@
 package dev.agentpay.webhook.domain;
 
 import dev.agentpay.commons.events.InvoiceEvent;
+import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.commons.events.PlatformEvent;
 import java.util.List;
 import java.util.Set;
@@ -20,6 +21,7 @@ public final class EventTypes {
             "mandate.completed",
             "mandate.disputed",
             "mandate.expired",
+            MandateEvent.ANCHORED,
             InvoiceEvent.CREATED,
             InvoiceEvent.PARTIALLY_PAID,
             InvoiceEvent.SETTLED,

@@ -1,9 +1,9 @@
 package dev.agentpay.webhook.repository;
 
+import dev.agentpay.commons.sql.Rows;
 import dev.agentpay.webhook.domain.Attempt;
 import dev.agentpay.webhook.domain.Delivery;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -22,16 +22,6 @@ public class DeliveryRepository {
     private static final long CLAIM_LOCK = 0x77686f6f6bL; // "whook"
 
     private static final String MATCH = "s.status = 'active' and $3::text = any(s.events) and ($5::boolean or s.partner_id = $4::varchar)";
-
-    private final Pool pool;
-
-    public DeliveryRepository(Pool pool) {
-        this.pool = pool;
-    }
-
-    public Pool pool() {
-        return pool;
-    }
 
     /**
      * Stores the envelope and one pending delivery per matching subscription, inside {@code tx}. A
@@ -62,12 +52,12 @@ public class DeliveryRepository {
     }
 
     /**
-     * {@link #fanOut} for a whole poll batch in one statement, inside {@code tx}: marks each event
-     * processed for {@code consumer} and, for the events not marked before, stores the envelope and one
-     * pending delivery per matching subscription, in input order (delivery {@code seq} follows it).
-     * Event ids must be distinct. Emits how many events were new and how many deliveries were queued.
+     * {@link #fanOut} for a whole poll batch in one statement, inside {@code tx}: stores the envelope and
+     * one pending delivery per matching subscription, in input order (delivery {@code seq} follows it).
+     * Event ids must be distinct (the caller has already dropped events processed before). Emits how many
+     * deliveries were queued.
      */
-    public Uni<FanOutResult> fanOutBatch(SqlClient tx, String consumer, List<FanOutEvent> events) {
+    public Uni<Integer> fanOutBatch(SqlClient tx, List<FanOutEvent> events) {
         int n = events.size();
         UUID[] ids = new UUID[n];
         String[] types = new String[n];
@@ -90,13 +80,9 @@ public class DeliveryRepository {
                         with input as (
                             select * from unnest($1::uuid[], $2::text[], $3::varchar[], $4::varchar[], $5::bool[], $6::varchar[], $7::text[])
                                 with ordinality as t(id, type, aggregate_id, partner_id, broadcast, ordering_key, body, n)),
-                        fresh as (
-                            insert into processed_event (event_id, consumer) select id, $8 from input
-                            on conflict do nothing returning event_id),
                         matched as (
                             select i.id, i.type, i.aggregate_id, i.partner_id, i.ordering_key, i.body, i.n, s.id as subscription_id
-                            from input i join fresh f on f.event_id = i.id
-                            join webhook_subscription s on s.status = 'active' and i.type = any(s.events)
+                            from input i join webhook_subscription s on s.status = 'active' and i.type = any(s.events)
                                 and (i.broadcast or s.partner_id = i.partner_id)),
                         stored as (
                             insert into webhook_event (id, aggregate_id, type, partner_id, body)
@@ -105,19 +91,12 @@ public class DeliveryRepository {
                             insert into webhook_delivery (id, subscription_id, event_id, ordering_key)
                             select gen_random_uuid(), subscription_id, id, ordering_key from matched order by n, subscription_id
                             on conflict do nothing returning 1)
-                        select (select count(*)::int from fresh), (select count(*)::int from queued)
+                        select count(*)::int from queued
                         """)
                 .execute(Tuple.tuple().addArrayOfUUID(ids).addArrayOfString(types).addArrayOfString(aggregates)
                         .addArrayOfString(partners).addArrayOfBoolean(broadcast).addArrayOfString(keys)
-                        .addArrayOfString(bodies).addString(consumer))
-                .map(rs -> {
-                    Row r = rs.iterator().next();
-                    return new FanOutResult(r.getInteger(0), r.getInteger(1));
-                });
-    }
-
-    /** What a fan-out stored: events seen for the first time, and pending deliveries queued for them. */
-    public record FanOutResult(int newEvents, int queuedDeliveries) {
+                        .addArrayOfString(bodies))
+                .map(rs -> rs.iterator().next().getInteger(0));
     }
 
     /** What the worker needs to send one claimed attempt. */
@@ -125,28 +104,25 @@ public class DeliveryRepository {
             int scheduleIndex, boolean manual, String url, String secret, String previousSecret, String body) {
     }
 
-    /**
-     * Reserves up to {@code limit} due deliveries for {@code leaseMillis}: only active subscriptions,
-     * only the oldest pending delivery of each resource (ordering), and no more than
-     * {@code perEndpoint} attempts in flight per subscription.
-     */
-    public Uni<List<Claimed>> claim(int limit, int perEndpoint, long leaseMillis) {
-        return claimBatch(limit, perEndpoint, leaseMillis);
-    }
-
     /** Milliseconds until the earliest future retry is due, or null when none is scheduled. */
-    public Uni<Long> millisUntilNextDue() {
-        return pool.query("select (extract(epoch from (min(next_attempt_at) - now())) * 1000)::bigint from webhook_delivery"
+    public Uni<Long> millisUntilNextDue(SqlClient c) {
+        return c.query("select (extract(epoch from (min(next_attempt_at) - now())) * 1000)::bigint from webhook_delivery"
                         + " where status = 'pending' and next_attempt_at > now()")
                 .execute()
                 .map(rs -> rs.iterator().next().getLong(0));
     }
 
-    private Uni<List<Claimed>> claimBatch(int limit, int perEndpoint, long leaseMillis) {
+    /**
+     * Reserves up to {@code limit} due deliveries for {@code leaseMillis}: only active subscriptions,
+     * only the oldest pending delivery of each resource (ordering), and no more than
+     * {@code perEndpoint} attempts in flight per subscription. {@code tx} must be a transaction (it holds
+     * the claim lock until its commit).
+     */
+    public Uni<List<Claimed>> claim(SqlClient tx, int limit, int perEndpoint, long leaseMillis) {
         // A lease lost in a PostgreSQL crash only makes the delivery claimable again (at-least-once, as a
         // dispatcher crash does), so the claim's commit need not wait for its WAL flush; the next
         // synchronous commit (the attempt's record) flushes it anyway.
-        return pool.withTransaction(tx -> tx.preparedQuery("select pg_try_advisory_xact_lock($1), set_config('synchronous_commit', 'off', true)")
+        return tx.preparedQuery("select pg_try_advisory_xact_lock($1), set_config('synchronous_commit', 'off', true)")
                 .execute(Tuple.of(CLAIM_LOCK))
                 .flatMap(rs -> !rs.iterator().next().getBoolean(0) ? Uni.createFrom().item(List.<Claimed>of())
                         : tx.preparedQuery("""
@@ -191,7 +167,7 @@ public class DeliveryRepository {
                                         r.getString("previous_secret"), r.getString("body")));
                             }
                             return out;
-                        })));
+                        }));
     }
 
     /** Records one attempt and moves the delivery on: {@code status} succeeded, pending (retry) or failed. */
@@ -220,7 +196,7 @@ public class DeliveryRepository {
      * each delivery and clears the failing run of their subscriptions (locked in id order, so two
      * instances recording at once cannot deadlock on them).
      */
-    public Uni<Void> recordSuccesses(List<Success> batch) {
+    public Uni<Void> recordSuccesses(SqlClient c, List<Success> batch) {
         int n = batch.size();
         UUID[] ids = new UUID[n];
         Integer[] attempts = new Integer[n];
@@ -239,7 +215,7 @@ public class DeliveryRepository {
             latencies[i] = s.latencyMs();
             subscriptions[i] = s.claimed().subscriptionId();
         }
-        return pool.preparedQuery("""
+        return c.preparedQuery("""
                         with v as (
                             select * from unnest($1::uuid[], $2::int[], $3::bool[], $4::timestamptz[], $5::int[], $6::int[], $7::uuid[])
                                 as t(delivery_id, attempt, manual, started_at, code, latency_ms, subscription_id)),
@@ -274,44 +250,36 @@ public class DeliveryRepository {
             + " d.next_attempt_at, d.last_response_code, d.last_error, d.created_at, d.completed_at";
 
     /** The delivery log of one subscription, newest first. */
-    public Uni<List<Delivery>> list(UUID subscriptionId, String status, int limit, Long beforeSeq) {
-        return pool.preparedQuery("select " + DELIVERY_COLUMNS + " from webhook_delivery d join webhook_event e on e.id = d.event_id"
+    public Uni<List<Delivery>> list(SqlClient c, UUID subscriptionId, String status, int limit, Long beforeSeq) {
+        return c.preparedQuery("select " + DELIVERY_COLUMNS + " from webhook_delivery d join webhook_event e on e.id = d.event_id"
                         + " where d.subscription_id = $1 and ($2::varchar is null or d.status = $2)"
                         + " and ($4::bigint is null or d.seq < $4) order by d.seq desc limit $3")
                 .execute(Tuple.from(Arrays.asList(subscriptionId, status, limit, beforeSeq)))
-                .map(rs -> {
-                    List<Delivery> out = new ArrayList<>(rs.size());
-                    rs.forEach(r -> out.add(delivery(r)));
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> delivery(r)));
     }
 
-    public Uni<Delivery> find(UUID subscriptionId, UUID deliveryId) {
-        return pool.preparedQuery("select " + DELIVERY_COLUMNS + " from webhook_delivery d join webhook_event e on e.id = d.event_id"
+    public Uni<Delivery> find(SqlClient c, UUID subscriptionId, UUID deliveryId) {
+        return c.preparedQuery("select " + DELIVERY_COLUMNS + " from webhook_delivery d join webhook_event e on e.id = d.event_id"
                         + " where d.subscription_id = $1 and d.id = $2")
                 .execute(Tuple.of(subscriptionId, deliveryId))
                 .map(rs -> rs.size() == 0 ? null : delivery(rs.iterator().next()));
     }
 
-    public Uni<List<Attempt>> attempts(UUID deliveryId) {
-        return pool.preparedQuery("select attempt, manual, started_at, outcome, response_code, latency_ms, error"
+    public Uni<List<Attempt>> attempts(SqlClient c, UUID deliveryId) {
+        return c.preparedQuery("select attempt, manual, started_at, outcome, response_code, latency_ms, error"
                         + " from webhook_attempt where delivery_id = $1 order by id")
                 .execute(Tuple.of(deliveryId))
-                .map(rs -> {
-                    List<Attempt> out = new ArrayList<>(rs.size());
-                    rs.forEach(r -> out.add(new Attempt(r.getInteger("attempt"), r.getBoolean("manual"),
+                .map(rs -> Rows.list(rs, r -> new Attempt(r.getInteger("attempt"), r.getBoolean("manual"),
                             r.getOffsetDateTime("started_at"), r.getString("outcome"), r.getInteger("response_code"),
                             r.getInteger("latency_ms"), r.getString("error"))));
-                    return out;
-                });
     }
 
     /**
      * Queues a delivery again now with a fresh schedule. Emits false when an attempt is in flight
      * (the caller answers 409).
      */
-    public Uni<Boolean> redeliver(UUID subscriptionId, UUID deliveryId) {
-        return pool.preparedQuery("update webhook_delivery set status = 'pending', next_attempt_at = now(),"
+    public Uni<Boolean> redeliver(SqlClient c, UUID subscriptionId, UUID deliveryId) {
+        return c.preparedQuery("update webhook_delivery set status = 'pending', next_attempt_at = now(),"
                         + " schedule_index = 0, manual = true, completed_at = null"
                         + " where subscription_id = $1 and id = $2 and (lease_until is null or lease_until <= now())")
                 .execute(Tuple.of(subscriptionId, deliveryId))
@@ -319,8 +287,8 @@ public class DeliveryRepository {
     }
 
     /** The seq of a delivery, for the log's cursor. */
-    public Uni<Long> seqOf(UUID subscriptionId, UUID deliveryId) {
-        return pool.preparedQuery("select seq from webhook_delivery where subscription_id = $1 and id = $2")
+    public Uni<Long> seqOf(SqlClient c, UUID subscriptionId, UUID deliveryId) {
+        return c.preparedQuery("select seq from webhook_delivery where subscription_id = $1 and id = $2")
                 .execute(Tuple.of(subscriptionId, deliveryId))
                 .map(rs -> rs.size() == 0 ? null : rs.iterator().next().getLong(0));
     }

@@ -1,15 +1,14 @@
 package dev.agentpay.webhook.repository;
 
+import dev.agentpay.commons.sql.Rows;
 import dev.agentpay.webhook.domain.Subscription;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
@@ -21,41 +20,35 @@ public class SubscriptionRepository {
     private static final String COLUMNS = "id, partner_id, url, events, description, secret, previous_secret,"
             + " previous_secret_expires_at, status, disabled_reason, disabled_at, failing_since, created_at, updated_at";
 
-    private final Pool pool;
-
-    public SubscriptionRepository(Pool pool) {
-        this.pool = pool;
-    }
-
-    public Uni<Subscription> insert(String partnerId, String url, List<String> events, String description, String secret) {
-        return pool.preparedQuery("insert into webhook_subscription (id, partner_id, url, events, description, secret)"
+    public Uni<Subscription> insert(SqlClient c, String partnerId, String url, List<String> events, String description, String secret) {
+        return c.preparedQuery("insert into webhook_subscription (id, partner_id, url, events, description, secret)"
                         + " values ($1, $2, $3, $4, $5, $6) returning " + COLUMNS)
                 .execute(Tuple.of(UUID.randomUUID(), partnerId, url, events.toArray(String[]::new), description, secret))
                 .map(SubscriptionRepository::one);
     }
 
-    public Uni<Long> countForPartner(String partnerId) {
-        return pool.preparedQuery("select count(*) from webhook_subscription where partner_id = $1")
+    public Uni<Long> countForPartner(SqlClient c, String partnerId) {
+        return c.preparedQuery("select count(*) from webhook_subscription where partner_id = $1")
                 .execute(Tuple.of(partnerId))
                 .map(rs -> rs.iterator().next().getLong(0));
     }
 
-    public Uni<List<Subscription>> listForPartner(String partnerId) {
-        return pool.preparedQuery("select " + COLUMNS + " from webhook_subscription where partner_id = $1"
+    public Uni<List<Subscription>> listForPartner(SqlClient c, String partnerId) {
+        return c.preparedQuery("select " + COLUMNS + " from webhook_subscription where partner_id = $1"
                         + " order by created_at, id")
                 .execute(Tuple.of(partnerId))
                 .map(SubscriptionRepository::all);
     }
 
-    public Uni<Subscription> find(String partnerId, UUID id) {
-        return pool.preparedQuery("select " + COLUMNS + " from webhook_subscription where partner_id = $1 and id = $2")
+    public Uni<Subscription> find(SqlClient c, String partnerId, UUID id) {
+        return c.preparedQuery("select " + COLUMNS + " from webhook_subscription where partner_id = $1 and id = $2")
                 .execute(Tuple.of(partnerId, id))
                 .map(SubscriptionRepository::oneOrNull);
     }
 
     /** Replaces url, events and description (null keeps the stored value). */
-    public Uni<Subscription> update(String partnerId, UUID id, String url, List<String> events, String description) {
-        return pool.preparedQuery("update webhook_subscription set url = coalesce($3, url),"
+    public Uni<Subscription> update(SqlClient c, String partnerId, UUID id, String url, List<String> events, String description) {
+        return c.preparedQuery("update webhook_subscription set url = coalesce($3, url),"
                         + " events = coalesce($4, events), description = coalesce($5, description), updated_at = now()"
                         + " where partner_id = $1 and id = $2 returning " + COLUMNS)
                 .execute(Tuple.from(Arrays.asList(partnerId, id, url,
@@ -64,9 +57,9 @@ public class SubscriptionRepository {
     }
 
     /** Makes {@code secret} current and keeps the old one valid for {@code overlap} (none when zero). */
-    public Uni<Subscription> rotate(String partnerId, UUID id, String secret, Duration overlap) {
+    public Uni<Subscription> rotate(SqlClient c, String partnerId, UUID id, String secret, Duration overlap) {
         boolean keep = !overlap.isZero();
-        return pool.preparedQuery("update webhook_subscription set"
+        return c.preparedQuery("update webhook_subscription set"
                         + " previous_secret = case when $4 then secret end,"
                         + " previous_secret_expires_at = case when $4 then now() + $5 * interval '1 millisecond' end,"
                         + " secret = $3, updated_at = now()"
@@ -75,8 +68,8 @@ public class SubscriptionRepository {
                 .map(SubscriptionRepository::oneOrNull);
     }
 
-    public Uni<Subscription> enable(String partnerId, UUID id) {
-        return pool.preparedQuery("update webhook_subscription set status = 'active', disabled_reason = null,"
+    public Uni<Subscription> enable(SqlClient c, String partnerId, UUID id) {
+        return c.preparedQuery("update webhook_subscription set status = 'active', disabled_reason = null,"
                         + " disabled_at = null, failing_since = null, updated_at = now()"
                         + " where partner_id = $1 and id = $2 returning " + COLUMNS)
                 .execute(Tuple.of(partnerId, id))
@@ -99,14 +92,10 @@ public class SubscriptionRepository {
                                 .replaceWith(1));
     }
 
-    public Uni<Boolean> delete(String partnerId, UUID id) {
-        return pool.withTransaction(tx -> tx.preparedQuery("delete from webhook_subscription where partner_id = $1 and id = $2")
+    public Uni<Boolean> delete(SqlClient c, String partnerId, UUID id) {
+        return c.preparedQuery("delete from webhook_subscription where partner_id = $1 and id = $2")
                 .execute(Tuple.of(partnerId, id))
-                .map(rs -> rs.rowCount() == 1));
-    }
-
-    public Pool pool() {
-        return pool;
+                .map(rs -> rs.rowCount() == 1);
     }
 
     static Subscription map(Row r) {
@@ -127,8 +116,6 @@ public class SubscriptionRepository {
     }
 
     private static List<Subscription> all(RowSet<Row> rs) {
-        List<Subscription> out = new ArrayList<>(rs.size());
-        rs.forEach(r -> out.add(map(r)));
-        return out;
+        return Rows.list(rs, r -> map(r));
     }
 }

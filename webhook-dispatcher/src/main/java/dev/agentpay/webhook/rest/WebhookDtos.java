@@ -1,14 +1,19 @@
 package dev.agentpay.webhook.rest;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.agentpay.webhook.domain.Attempt;
 import dev.agentpay.webhook.domain.Delivery;
 import dev.agentpay.webhook.domain.Subscription;
+import dev.agentpay.webhook.service.Signatures;
 import dev.agentpay.webhook.service.SubscriptionService.DeliveryDetail;
 import java.time.OffsetDateTime;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-/** Request and response bodies of the webhook API. Secrets appear only in requests. */
+/**
+ * Request and response bodies of the webhook API. Secrets appear in requests, and (their Standard Webhooks
+ * form) only in the answer to the request that gave them.
+ */
 public final class WebhookDtos {
 
     private WebhookDtos() {
@@ -36,6 +41,19 @@ public final class WebhookDtos {
                     ? s.previousSecretExpiresAt() : null;
             return new SubscriptionView(s.id().toString(), s.url(), s.events(), s.description(), s.status(),
                     s.disabledReason(), s.disabledAt(), prev, s.createdAt(), s.updatedAt());
+        }
+    }
+
+    /**
+     * The answer to the two requests that carry a secret (create, rotate): the subscription plus
+     * {@code standardWebhooksSecret}, the {@code whsec_} form of the secret just given, for verifying
+     * {@code webhook-signature} with a Standard Webhooks library's defaults. The caller already holds that
+     * secret; no other answer carries it.
+     */
+    public record SubscriptionWithSecret(@JsonUnwrapped SubscriptionView subscription, String standardWebhooksSecret) {
+
+        public static SubscriptionWithSecret of(Subscription s, String secret) {
+            return new SubscriptionWithSecret(SubscriptionView.of(s), Signatures.standardSecret(secret));
         }
     }
 

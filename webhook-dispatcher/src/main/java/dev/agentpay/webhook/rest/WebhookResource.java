@@ -10,6 +10,7 @@ import dev.agentpay.webhook.rest.WebhookDtos.CreateRequest;
 import dev.agentpay.webhook.rest.WebhookDtos.DeliveryView;
 import dev.agentpay.webhook.rest.WebhookDtos.RotateRequest;
 import dev.agentpay.webhook.rest.WebhookDtos.SubscriptionView;
+import dev.agentpay.webhook.rest.WebhookDtos.SubscriptionWithSecret;
 import dev.agentpay.webhook.rest.WebhookDtos.UpdateRequest;
 import dev.agentpay.webhook.service.SubscriptionService;
 import io.smallrye.mutiny.Uni;
@@ -56,7 +57,7 @@ public class WebhookResource {
         CreateRequest r = required(body);
         return service.create(partner.id(), r.url(), r.events(), r.secret(), r.description())
                 .map(s -> Response.created(URI.create("/v1/webhooks/" + s.id()))
-                        .entity(Envelope.of(SubscriptionView.of(s))).build());
+                        .entity(Envelope.of(SubscriptionWithSecret.of(s, r.secret()))).build());
     }
 
     @GET
@@ -90,10 +91,10 @@ public class WebhookResource {
 
     @POST
     @Path("{id}/rotate-secret")
-    public Uni<Envelope<SubscriptionView>> rotate(@PathParam("id") String id, RotateRequest body) {
+    public Uni<Envelope<SubscriptionWithSecret>> rotate(@PathParam("id") String id, RotateRequest body) {
         RotateRequest r = required(body);
         return service.rotate(partner.id(), uuid(id), r.secret(), r.overlapSeconds())
-                .map(s -> Envelope.of(SubscriptionView.of(s)));
+                .map(s -> Envelope.of(SubscriptionWithSecret.of(s, r.secret())));
     }
 
     @POST

@@ -1,5 +1,6 @@
 package dev.agentpay.webhook.service;
 
+import dev.agentpay.commons.loop.WakeLoop;
 import dev.agentpay.webhook.client.WebhookHttpClient;
 import dev.agentpay.webhook.config.WebhookConfig;
 import dev.agentpay.webhook.domain.Delivery;
@@ -9,9 +10,11 @@ import dev.agentpay.webhook.repository.DeliveryRepository.Claimed;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.buffer.Buffer;
+import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
@@ -49,17 +51,14 @@ public class DeliveryWorker {
     private final Timer recordTimer;
     private final MeterRegistry meters;
 
-    private final AtomicBoolean running = new AtomicBoolean();
-    private final AtomicBoolean again = new AtomicBoolean();
-    private final AtomicBoolean stopped = new AtomicBoolean();
     private final AtomicInteger inFlight = new AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicLong timerAt = new java.util.concurrent.atomic.AtomicLong();
-    private final io.vertx.mutiny.core.Vertx vertx;
+    private final WakeLoop loop;
+    private final Pool pool;
 
     public DeliveryWorker(DeliveryRepository deliveries, WebhookHttpClient http, WebhookConfig config, Disabler disabler,
-            SuccessRecorder successes, MeterRegistry meters, io.vertx.mutiny.core.Vertx vertx) {
+            SuccessRecorder successes, MeterRegistry meters, io.vertx.mutiny.core.Vertx vertx, Pool pool) {
+        this.pool = pool;
         this.successes = successes;
-        this.vertx = vertx;
         this.deliveries = deliveries;
         this.http = http;
         this.config = config;
@@ -68,10 +67,16 @@ public class DeliveryWorker {
         this.latency = Timer.builder("webhook.attempt.latency").publishPercentiles(0.5, 0.99).register(meters);
         this.claimTimer = Timer.builder("webhook.claim.duration").publishPercentiles(0.5, 0.99).register(meters);
         this.recordTimer = Timer.builder("webhook.record.duration").publishPercentiles(0.5, 0.99).register(meters);
+        this.loop = new WakeLoop("webhook delivery claim", vertx, this::round)
+                .onFailure(e -> LOG.warnf("delivery claim failed, will retry: %s", e.getMessage()));
+    }
+
+    void start(@Observes StartupEvent ev) {
+        loop.start(); // deliveries left due by the previous run
     }
 
     void stop(@Observes ShutdownEvent ev) {
-        stopped.set(true);
+        loop.stop();
     }
 
     @Scheduled(every = "${webhook.delivery.poll-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
@@ -81,36 +86,26 @@ public class DeliveryWorker {
 
     /** Asks for a claim round; concurrent requests coalesce into one running round plus one follow-up. */
     public void wake() {
-        if (stopped.get()) {
-            return;
-        }
-        again.set(true);
-        if (running.compareAndSet(false, true)) {
-            round();
-        }
+        loop.wake();
     }
 
-    private void round() {
-        again.set(false);
+    /** One claim round: sends what it claimed; asks for another round when it filled the room. */
+    private Uni<Boolean> round() {
         int room = config.delivery().maxInFlight() - inFlight.get();
-        if (room <= 0 || stopped.get()) {
-            running.set(false);
-            return;
+        if (room <= 0) {
+            return Uni.createFrom().item(false);
         }
         long t0 = System.nanoTime();
-        deliveries.claim(room, config.delivery().maxConcurrencyPerEndpoint(), config.delivery().lease().toMillis())
-                .subscribe().with(claimed -> {
+        return pool.withTransaction(tx -> deliveries.claim(tx, room, config.delivery().maxConcurrencyPerEndpoint(),
+                        config.delivery().lease().toMillis()))
+                .map(claimed -> {
                     claimTimer.record(Duration.ofNanos(System.nanoTime() - t0));
                     claimed.forEach(this::send);
-                    running.set(false);
-                    if (again.get() || (claimed.size() == room && room > 0)) {
-                        wake();
-                    } else {
-                        armTimer();
+                    if (claimed.size() == room) {
+                        return true;
                     }
-                }, e -> {
-                    running.set(false);
-                    LOG.warnf("delivery claim failed, will retry: %s", e.getMessage());
+                    armTimer();
+                    return false;
                 });
     }
 
@@ -119,17 +114,10 @@ public class DeliveryWorker {
      * to the millisecond rather than to the poll interval.
      */
     private void armTimer() {
-        deliveries.millisUntilNextDue().subscribe().with(ms -> {
-            if (ms == null || ms >= config.delivery().pollInterval().toMillis() || stopped.get()) {
-                return;
+        deliveries.millisUntilNextDue(pool).subscribe().with(ms -> {
+            if (ms != null && ms < config.delivery().pollInterval().toMillis()) {
+                loop.wakeIn(Duration.ofMillis(Math.max(ms, 1)));
             }
-            long at = System.currentTimeMillis() + Math.max(ms, 1);
-            long current = timerAt.get();
-            if (current > System.currentTimeMillis() && current <= at) {
-                return; // an earlier timer will wake us
-            }
-            timerAt.set(at);
-            vertx.setTimer(Math.max(ms, 1), id -> wake());
         }, e -> LOG.debugf("next-due lookup failed: %s", e.getMessage()));
     }
 
@@ -190,7 +178,7 @@ public class DeliveryWorker {
         }
         String error = r.error() != null ? r.error() : "HTTP " + code;
         if (code != null && code == 410) {
-            return deliveries.pool().withTransaction(tx -> deliveries
+            return pool.withTransaction(tx -> deliveries
                     .recordAttempt(tx, c, started, "failed", code, ms, error, Delivery.FAILED, 0)
                     .flatMap(v -> disabler.disable(tx, c.subscriptionId(), c.partnerId(), c.url(), Subscription.REASON_GONE)));
         }
@@ -198,7 +186,7 @@ public class DeliveryWorker {
         List<Duration> schedule = config.retry().schedule();
         boolean exhausted = next >= schedule.size();
         long delay = exhausted ? 0 : retryDelay(schedule.get(next), code, r.retryAfter());
-        return deliveries.pool().withTransaction(tx -> deliveries
+        return pool.withTransaction(tx -> deliveries
                 .recordAttempt(tx, c, started, "failed", code, ms, error, exhausted ? Delivery.FAILED : Delivery.PENDING, delay)
                 .flatMap(v -> deliveries.markFailing(tx, c.subscriptionId(), config.retry().disableAfter().toMillis()))
                 .flatMap(tooLong -> tooLong

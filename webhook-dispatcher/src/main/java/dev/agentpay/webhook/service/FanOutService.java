@@ -2,11 +2,13 @@ package dev.agentpay.webhook.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.commons.consumer.IdempotentConsumer;
 import dev.agentpay.commons.events.DomainEvent;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.webhook.repository.DeliveryRepository;
 import dev.agentpay.webhook.repository.DeliveryRepository.FanOutEvent;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,9 +19,10 @@ import java.util.UUID;
 
 /**
  * Turns input events into pending deliveries: for each event the envelope, one delivery row per
- * matching subscription and the processed-event mark are written in the same transaction, so a
- * redelivered Kafka record fans out once. A Kafka poll batch is one statement in one transaction (in
- * order); the worker is woken after a commit that queued deliveries.
+ * matching subscription and the processed-event mark ({@link IdempotentConsumer}) are written in the
+ * same transaction, so a redelivered Kafka record fans out once. A Kafka poll batch is two statements
+ * (the marks, then the fan-out of the new events, in order) in one transaction; the worker is woken
+ * after a commit that queued deliveries.
  */
 @ApplicationScoped
 public class FanOutService {
@@ -31,12 +34,20 @@ public class FanOutService {
     public record Input(DomainEvent event, JsonNode data, boolean broadcast) {
     }
 
+    /** What a fan-out stored: events seen for the first time, and pending deliveries queued for them. */
+    public record FanOutResult(int newEvents, int queuedDeliveries) {
+    }
+
     private final DeliveryRepository deliveries;
     private final DeliveryWorker worker;
+    private final IdempotentConsumer idempotent;
+    private final Pool pool;
 
-    public FanOutService(DeliveryRepository deliveries, DeliveryWorker worker) {
+    public FanOutService(DeliveryRepository deliveries, DeliveryWorker worker, IdempotentConsumer idempotent, Pool pool) {
         this.deliveries = deliveries;
         this.worker = worker;
+        this.idempotent = idempotent;
+        this.pool = pool;
     }
 
     /**
@@ -53,15 +64,25 @@ public class FanOutService {
         if (events.isEmpty()) {
             return Uni.createFrom().item(0);
         }
-        return deliveries.pool()
-                .withTransaction(tx -> deliveries.fanOutBatch(tx, CONSUMER, new ArrayList<>(events.values())))
+        return fanOut(CONSUMER, new ArrayList<>(events.values()))
                 // a batch that matched no subscription queued nothing: no claim round for it
                 .invoke(r -> {
                     if (r.queuedDeliveries() > 0) {
                         worker.wake();
                     }
                 })
-                .map(DeliveryRepository.FanOutResult::newEvents);
+                .map(FanOutResult::newEvents);
+    }
+
+    /**
+     * One transaction: the events' {@code processed_event} marks for {@code consumer} (the platform's
+     * idempotent consumer) and, for the events not processed before, their envelopes and deliveries.
+     * Event ids must be distinct.
+     */
+    public Uni<FanOutResult> fanOut(String consumer, List<FanOutEvent> events) {
+        return pool.withTransaction(tx -> idempotent.fresh(tx, consumer, events, FanOutEvent::eventId)
+                .flatMap(fresh -> fresh.isEmpty() ? Uni.createFrom().item(new FanOutResult(0, 0))
+                        : deliveries.fanOutBatch(tx, fresh).map(queued -> new FanOutResult(fresh.size(), queued))));
     }
 
     /** What the fan-out statement stores for one input: its envelope and where its deliveries go. */

@@ -37,6 +37,19 @@ public final class Signatures {
         return "v1," + Base64.getEncoder().encodeToString(hmac(standardKey(secret), content));
     }
 
+    /**
+     * The secret in the Standard Webhooks form ({@code whsec_} + base64 of the key bytes) that verifies
+     * this subscription's {@code webhook-signature} with the {@code standardwebhooks} libraries' defaults
+     * ({@code new Webhook(secret)}): a {@code whsec_} secret as registered, any other secret's UTF-8 bytes
+     * base64-encoded behind {@code whsec_}. It is the same key, so nothing stored changes.
+     */
+    public static String standardSecret(String secret) {
+        if (secret.startsWith(WHSEC_PREFIX)) {
+            return secret;
+        }
+        return WHSEC_PREFIX + Base64.getEncoder().encodeToString(secret.getBytes(StandardCharsets.UTF_8));
+    }
+
     /** The Standard Webhooks key of a subscription secret. */
     public static byte[] standardKey(String secret) {
         if (secret.startsWith(WHSEC_PREFIX)) {

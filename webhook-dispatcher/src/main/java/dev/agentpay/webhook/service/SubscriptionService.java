@@ -9,6 +9,7 @@ import dev.agentpay.webhook.repository.DeliveryRepository;
 import dev.agentpay.webhook.repository.SubscriptionRepository;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.List;
@@ -24,9 +25,11 @@ public class SubscriptionService {
     private final TargetGuard guard;
     private final WebhookConfig config;
     private final DeliveryWorker worker;
+    private final Pool pool;
 
     public SubscriptionService(SubscriptionRepository subscriptions, DeliveryRepository deliveries, SubscriptionRules rules,
-            TargetGuard guard, WebhookConfig config, DeliveryWorker worker) {
+            TargetGuard guard, WebhookConfig config, DeliveryWorker worker, Pool pool) {
+        this.pool = pool;
         this.subscriptions = subscriptions;
         this.deliveries = deliveries;
         this.rules = rules;
@@ -41,22 +44,22 @@ public class SubscriptionService {
         rules.checkSecret(secret);
         rules.checkDescription(description);
         return checkTarget(host)
-                .flatMap(v -> subscriptions.countForPartner(partnerId))
+                .flatMap(v -> subscriptions.countForPartner(pool, partnerId))
                 .flatMap(n -> {
                     if (n >= config.maxSubscriptionsPerPartner()) {
                         return Uni.createFrom().failure(ApiException.conflict("subscription_limit",
                                 "at most " + config.maxSubscriptionsPerPartner() + " webhook subscriptions per partner"));
                     }
-                    return subscriptions.insert(partnerId, url, types, description, secret);
+                    return subscriptions.insert(pool, partnerId, url, types, description, secret);
                 });
     }
 
     public Uni<List<Subscription>> list(String partnerId) {
-        return subscriptions.listForPartner(partnerId);
+        return subscriptions.listForPartner(pool, partnerId);
     }
 
     public Uni<Subscription> get(String partnerId, UUID id) {
-        return subscriptions.find(partnerId, id).map(SubscriptionService::found);
+        return subscriptions.find(pool, partnerId, id).map(SubscriptionService::found);
     }
 
     public Uni<Subscription> update(String partnerId, UUID id, String url, List<String> events, String description) {
@@ -67,7 +70,7 @@ public class SubscriptionService {
         List<String> types = events == null ? null : rules.checkEvents(events);
         rules.checkDescription(description);
         Uni<Void> checked = host == null ? Uni.createFrom().voidItem() : checkTarget(host);
-        return checked.flatMap(v -> subscriptions.update(partnerId, id, url, types, description))
+        return checked.flatMap(v -> subscriptions.update(pool, partnerId, id, url, types, description))
                 .map(SubscriptionService::found);
     }
 
@@ -78,17 +81,17 @@ public class SubscriptionService {
             throw ApiException.invalidField("overlapSeconds",
                     "must be 0 to " + config.rotation().maxOverlap().toSeconds());
         }
-        return subscriptions.find(partnerId, id).map(SubscriptionService::found).flatMap(s -> {
+        return subscriptions.find(pool, partnerId, id).map(SubscriptionService::found).flatMap(s -> {
             if (s.secret().equals(secret)) {
                 return Uni.createFrom().failure(ApiException.badRequest("weak_secret",
                         "secret: the new secret must differ from the current one"));
             }
-            return subscriptions.rotate(partnerId, id, secret, overlap).map(SubscriptionService::found);
+            return subscriptions.rotate(pool, partnerId, id, secret, overlap).map(SubscriptionService::found);
         });
     }
 
     public Uni<Subscription> disable(String partnerId, UUID id) {
-        return get(partnerId, id).flatMap(s -> subscriptions.pool()
+        return get(partnerId, id).flatMap(s -> pool
                         .withTransaction(tx -> subscriptions.disable(tx, id, Subscription.REASON_MANUAL)))
                 .flatMap(n -> get(partnerId, id));
     }
@@ -96,12 +99,12 @@ public class SubscriptionService {
     public Uni<Subscription> enable(String partnerId, UUID id) {
         return get(partnerId, id)
                 .flatMap(s -> checkTarget(java.net.URI.create(s.url()).getHost()))
-                .flatMap(v -> subscriptions.enable(partnerId, id))
+                .flatMap(v -> subscriptions.enable(pool, partnerId, id))
                 .map(SubscriptionService::found);
     }
 
     public Uni<Void> delete(String partnerId, UUID id) {
-        return subscriptions.delete(partnerId, id).map(deleted -> {
+        return subscriptions.delete(pool, partnerId, id).map(deleted -> {
             if (!deleted) {
                 throw notFound();
             }
@@ -118,13 +121,13 @@ public class SubscriptionService {
             throw ApiException.invalidField("limit", "1 to 100");
         }
         return get(partnerId, id)
-                .flatMap(s -> before == null ? Uni.createFrom().item((Long) null) : deliveries.seqOf(id, before).map(seq -> {
+                .flatMap(s -> before == null ? Uni.createFrom().item((Long) null) : deliveries.seqOf(pool, id, before).map(seq -> {
                     if (seq == null) {
                         throw ApiException.notFound("delivery_not_found", "no such delivery");
                     }
                     return seq;
                 }))
-                .flatMap(seq -> deliveries.list(id, status, n, seq));
+                .flatMap(seq -> deliveries.list(pool, id, status, n, seq));
     }
 
     /** A delivery and its attempts. */
@@ -133,12 +136,12 @@ public class SubscriptionService {
 
     public Uni<DeliveryDetail> delivery(String partnerId, UUID id, UUID deliveryId) {
         return get(partnerId, id)
-                .flatMap(s -> deliveries.find(id, deliveryId))
+                .flatMap(s -> deliveries.find(pool, id, deliveryId))
                 .flatMap(d -> {
                     if (d == null) {
                         return Uni.createFrom().failure(ApiException.notFound("delivery_not_found", "no such delivery"));
                     }
-                    return deliveries.attempts(deliveryId).map(a -> new DeliveryDetail(d, a));
+                    return deliveries.attempts(pool, deliveryId).map(a -> new DeliveryDetail(d, a));
                 });
     }
 
@@ -149,11 +152,11 @@ public class SubscriptionService {
                         return Uni.createFrom().failure(ApiException.conflict("webhook_disabled",
                                 "enable the subscription before redelivering"));
                     }
-                    return deliveries.find(id, deliveryId);
+                    return deliveries.find(pool, id, deliveryId);
                 })
                 .flatMap(d -> d == null
                         ? Uni.createFrom().failure(ApiException.notFound("delivery_not_found", "no such delivery"))
-                        : deliveries.redeliver(id, deliveryId))
+                        : deliveries.redeliver(pool, id, deliveryId))
                 .flatMap(queued -> {
                     if (!queued) {
                         return Uni.createFrom().failure(ApiException.conflict("delivery_in_flight",

@@ -1,15 +1,16 @@
 package dev.agentpay.webhook.service;
 
+import dev.agentpay.commons.loop.WakeLoop;
 import dev.agentpay.webhook.repository.DeliveryRepository;
 import dev.agentpay.webhook.repository.DeliveryRepository.Success;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
 import io.smallrye.mutiny.subscription.UniEmitter;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Records successful attempts with group commit: while one group's statement is in flight the next
@@ -28,44 +29,43 @@ public class SuccessRecorder {
 
     private final DeliveryRepository deliveries;
     private final Queue<Waiting> queue = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean writing = new AtomicBoolean();
+    private final WakeLoop loop = new WakeLoop("webhook success recorder", null, this::writeGroup).start();
 
-    public SuccessRecorder(DeliveryRepository deliveries) {
+    private final Pool pool;
+
+    public SuccessRecorder(DeliveryRepository deliveries, Pool pool) {
         this.deliveries = deliveries;
+        this.pool = pool;
     }
 
     /** Completes when {@code success} is committed; fails with the group's error. */
     public Uni<Void> record(Success success) {
         return Uni.createFrom().emitter(em -> {
             queue.add(new Waiting(success, em));
-            flush();
+            loop.wake();
         });
     }
 
-    private void flush() {
-        if (!writing.compareAndSet(false, true)) {
-            return; // the running write flushes again when it ends
-        }
+    /** Writes one group of waiting successes; asks for another round while more are queued. */
+    private Uni<Boolean> writeGroup() {
         List<Waiting> group = new ArrayList<>();
         for (Waiting w; group.size() < MAX_GROUP && (w = queue.poll()) != null; ) {
             group.add(w);
         }
         if (group.isEmpty()) {
-            writing.set(false);
-            if (!queue.isEmpty()) {
-                flush(); // a caller queued between the poll and the reset
-            }
-            return;
+            return Uni.createFrom().item(false);
         }
-        deliveries.recordSuccesses(group.stream().map(Waiting::success).toList())
-                .subscribe().with(v -> {
-                    writing.set(false);
-                    group.forEach(w -> w.done().complete(null));
-                    flush();
-                }, e -> {
-                    writing.set(false);
-                    group.forEach(w -> w.done().fail(e));
-                    flush();
+        return deliveries.recordSuccesses(pool, group.stream().map(Waiting::success).toList())
+                .onItemOrFailure().transform((v, e) -> {
+                    // each caller learns its own group's outcome; the loop goes on with the next group either way
+                    group.forEach(w -> {
+                        if (e == null) {
+                            w.done().complete(null);
+                        } else {
+                            w.done().fail(e);
+                        }
+                    });
+                    return !queue.isEmpty();
                 });
     }
 }

@@ -24,6 +24,12 @@ public final class Api {
                 .post("/v1/webhooks").then().statusCode(201).extract().path("data.id");
     }
 
+    /** Subscribes and returns the whole answer (with {@code data.standardWebhooksSecret}). */
+    public static JsonPath subscribeAnswer(TestPartners.TestPartner p, String url, List<String> events, String secret) {
+        return as(p).body(Map.of("url", url, "events", events, "secret", secret))
+                .post("/v1/webhooks").then().statusCode(201).extract().jsonPath();
+    }
+
     public static JsonPath deliveries(TestPartners.TestPartner p, String subscriptionId) {
         return as(p).get("/v1/webhooks/" + subscriptionId + "/deliveries").then().statusCode(200).extract().jsonPath();
     }

@@ -24,8 +24,18 @@ public final class NodeVerifier {
     public record Verdict(boolean standard, boolean service, String error) {
     }
 
-    /** One delivery to verify with the secret the receiver holds. */
-    public record Item(String secret, TestReceiver.Received received) {
+    /**
+     * One delivery to verify with the secret the receiver holds: {@code secret} as registered (for
+     * {@code X-Service-Signature}) and {@code standardSecret}, its {@code whsec_} form, which the
+     * {@code standardwebhooks} library gets with its defaults.
+     */
+    public record Item(String secret, String standardSecret, TestReceiver.Received received) {
+
+        /** With the whsec_ form the README documents: the secret as is if whsec_, else whsec_ + base64(UTF-8 bytes). */
+        public Item(String secret, TestReceiver.Received received) {
+            this(secret, secret.startsWith("whsec_") ? secret
+                    : "whsec_" + Base64.getEncoder().encodeToString(secret.getBytes(StandardCharsets.UTF_8)), received);
+        }
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -38,6 +48,7 @@ public final class NodeVerifier {
         for (Item i : items) {
             ObjectNode n = input.addObject();
             n.put("secret", i.secret());
+            n.put("standardSecret", i.standardSecret());
             ObjectNode h = n.putObject("headers");
             i.received().headers().forEach(h::put);
             n.put("bodyBase64", Base64.getEncoder().encodeToString(i.received().body()));

@@ -120,14 +120,6 @@ public final class EvmRpc {
         call("anvil_setCode", address, runtimeCode);
     }
 
-    public void setStorageAt(String address, String slot, String value32) {
-        call("anvil_setStorageAt", address, slot, value32);
-    }
-
-    public void setBalance(String address, BigInteger wei) {
-        call("anvil_setBalance", address, "0x" + wei.toString(16));
-    }
-
     public void mine(int blocks) {
         call("anvil_mine", "0x" + Integer.toHexString(blocks));
     }

@@ -1,6 +1,6 @@
 package dev.agentpay.localstack.solana;
 
-import dev.agentpay.localstack.Base58;
+import org.p2p.solanaj.utils.Base58;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;

@@ -68,7 +68,7 @@ public class BenchmarkService {
 
     @Scheduled(every = "${discovery.benchmark-refresh:30s}", delayed = "30s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> refresh() {
-        return repository.latest(HISTORY).invoke(l -> store.put(DocumentPaths.BENCHMARK, documents.json(render(l)))).replaceWithVoid();
+        return repository.latest(pool, HISTORY).invoke(l -> store.put(DocumentPaths.BENCHMARK, documents.json(render(l)))).replaceWithVoid();
     }
 
     public Uni<Published> publish(JsonNode doc) {
@@ -105,7 +105,7 @@ public class BenchmarkService {
     }
 
     public Uni<java.util.Optional<String>> rawLogs(String id) {
-        return repository.rawLogs(id);
+        return repository.rawLogs(pool, id);
     }
 
     ObjectNode render(List<BenchmarkRepository.Stored> latest) {

@@ -9,7 +9,9 @@ import java.time.format.DateTimeParseException;
 /**
  * The shape a published ATRR benchmark must have. The spec only says "a JSON document"; an
  * operator publishing a figure agents will trust must be able to show where it came from, so the
- * counts must add up and the raw logs travel with the document.
+ * counts must add up and the raw logs travel with the document. Published for clients as the JSON
+ * Schema {@code /disco/reference/benchmark-publish.schema.json} (plus the consistency rules it states);
+ * {@code BenchmarkTest} checks the two agree.
  */
 public final class BenchmarkValidator {
 
@@ -75,7 +77,10 @@ public final class BenchmarkValidator {
 
     private static int positiveInt(JsonNode doc, String field, int min, int max) {
         JsonNode v = doc.get(field);
-        if (v == null || !v.isIntegralNumber() || v.asLong() < min || v.asLong() > max) {
+        // JSON Schema's "integer" (the published schema): any number with a zero fractional part, 18.0 too
+        boolean integer = v != null && (v.isIntegralNumber()
+                || (v.isNumber() && Double.isFinite(v.asDouble()) && v.decimalValue().stripTrailingZeros().scale() <= 0));
+        if (!integer || v.asLong() < min || v.asLong() > max) {
             throw ApiException.invalidField(field, "must be an integer between " + min + " and " + max);
         }
         return v.asInt();

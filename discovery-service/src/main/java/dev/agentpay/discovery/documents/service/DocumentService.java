@@ -17,7 +17,6 @@ import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -100,7 +99,10 @@ public class DocumentService {
         m.put("description", svc.get("description").asText());
         m.put("base_url", url(""));
         ObjectNode versions = m.putObject("versions");
+        // the label mandates carry (Mandate.proto_version: "0.1", "0.2" for v0.2 schemes), not "v0.1":
+        // the EIP-712 typed data signs protoVersion, so the stored form is the one that stays
         versions.put("proto_version", svc.get("proto_version").asText());
+        versions.set("proto_versions", svc.get("proto_versions").deepCopy());
         versions.put("service_version", svc.get("service_version").asText());
         versions.put("api", "/v1");
         ArrayNode mcpVersions = versions.putArray("mcp_protocol_versions");
@@ -137,19 +139,20 @@ public class DocumentService {
         catalog.tools().forEach(t -> toolNames.add(t.get("name").asText()));
 
         ObjectNode auth = m.putObject("auth");
-        auth.put("keys_from", svc.get("support_email").asText());
+        auth.put("keys_from", SupportEmail.require(config.supportEmail()));
         ArrayNode schemes = auth.putArray("schemes");
         schemes.addObject().put("name", "none")
-                .put("applies_to", "discovery documents, GET /v1/public/mandates/{id} and /proof, tools/list, service_query_mandate, service_verify_mandate, service_get_pricing, service_get_trust_signals");
+                .put("applies_to", "discovery documents, GET /v1/public/mandates/{id} and /proof, GET /v1/invoices/{id}/pay (an invoice's state; the id is the capability), tools/list, service_query_mandate, service_verify_mandate, service_get_pricing, service_get_trust_signals");
         schemes.addObject().put("name", "api_key").put("header", "x-api-key").put("format", "sk_ followed by 64 lowercase hex")
                 .put("mcp_argument", "api_key")
-                .put("applies_to", "/v1/mandates/**, /v1/invoices/**, /v1/webhooks, service_dispute_open");
+                .put("applies_to", "/v1/mandates/**, /v1/invoices/** (except /v1/invoices/{id}/pay), /v1/webhooks, service_dispute_open");
         schemes.addObject().put("name", "x402").put("header", "X-PAYMENT").put("format", "base64 x402 payment proof")
                 .put("mcp_argument", "x_payment")
-                .put("applies_to", "/api/x402/invoice, /api/x402/settle, /v1/invoices/{id}/pay, service_create_invoice, service_settle_invoice, service_pay_invoice")
+                .put("applies_to", "/api/x402/invoice, /api/x402/settle, POST /v1/invoices/{id}/pay, service_create_invoice, service_settle_invoice, service_pay_invoice")
                 .put("reference", url(DocumentPaths.reference("x402-flow.md")));
         schemes.addObject().put("name", "admin").put("header", "x-admin-key")
-                .put("applies_to", "POST " + DocumentPaths.BENCHMARK_PUBLISH);
+                .put("applies_to", "POST " + DocumentPaths.BENCHMARK_PUBLISH)
+                .put("body_schema", url(DocumentPaths.reference("benchmark-publish.schema.json")));
 
         ObjectNode pricing = m.putObject("pricing");
         pricing.put("url", url(DocumentPaths.section(DocumentPaths.PRICING)));
@@ -368,9 +371,5 @@ public class DocumentService {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    static String utf8(byte[] b) {
-        return new String(b, StandardCharsets.UTF_8);
     }
 }

@@ -9,7 +9,7 @@ import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.commons.events.Topics;
-import dev.agentpay.commons.outbox.IdempotentConsumer;
+import dev.agentpay.commons.consumer.IdempotentConsumer;
 import dev.agentpay.discovery.trust.repository.TrustCounterRepository;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;

@@ -1,15 +1,12 @@
 package dev.agentpay.discovery.trust.repository;
 
+import dev.agentpay.commons.sql.Times;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.UUID;
 
 /** The trust-signal counter tables (see {@code V2__discovery.sql}). */
@@ -20,31 +17,28 @@ public class TrustCounterRepository {
     public record Counts(long drsReceiptsIssued, long mandatesAnchored, long anchoredTransitions, long invoicesSettled) {
     }
 
-    @Inject
-    Pool pool;
-
     public Uni<Void> drsReceipt(SqlClient tx, String mandateId, UUID eventId, Instant at) {
         return tx.preparedQuery("insert into drs_receipt (mandate_id, event_id, occurred_at) values ($1, $2, $3) on conflict do nothing")
-                .execute(Tuple.of(mandateId, eventId, ts(at))).replaceWithVoid();
+                .execute(Tuple.of(mandateId, eventId, Times.db(at))).replaceWithVoid();
     }
 
     public Uni<Void> anchored(SqlClient tx, String transitionId, String mandateId, String txHash, Instant at) {
         return tx.preparedQuery("insert into anchored_transition (transition_id, mandate_id, tx_hash, occurred_at) values ($1, $2, $3, $4)"
                         + " on conflict do nothing")
-                .execute(Tuple.of(transitionId, mandateId, txHash, ts(at))).replaceWithVoid();
+                .execute(Tuple.of(transitionId, mandateId, txHash, Times.db(at))).replaceWithVoid();
     }
 
     public Uni<Void> settled(SqlClient tx, String invoiceId, Instant at) {
         return tx.preparedQuery("insert into settled_invoice (invoice_id, occurred_at) values ($1, $2) on conflict do nothing")
-                .execute(Tuple.of(invoiceId, ts(at))).replaceWithVoid();
+                .execute(Tuple.of(invoiceId, Times.db(at))).replaceWithVoid();
     }
 
     public Uni<Void> unsettled(SqlClient tx, String invoiceId) {
         return tx.preparedQuery("delete from settled_invoice where invoice_id = $1").execute(Tuple.of(invoiceId)).replaceWithVoid();
     }
 
-    public Uni<Counts> counts() {
-        return pool.query("select (select count(*) from drs_receipt) as drs,"
+    public Uni<Counts> counts(SqlClient c) {
+        return c.query("select (select count(*) from drs_receipt) as drs,"
                         + " (select count(distinct mandate_id) from anchored_transition) as mandates,"
                         + " (select count(*) from anchored_transition) as transitions,"
                         + " (select count(*) from settled_invoice) as settled")
@@ -55,7 +49,4 @@ public class TrustCounterRepository {
                 });
     }
 
-    private static OffsetDateTime ts(Instant at) {
-        return OffsetDateTime.ofInstant(at == null ? Instant.now() : at, ZoneOffset.UTC);
-    }
 }

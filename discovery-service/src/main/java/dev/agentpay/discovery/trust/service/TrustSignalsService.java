@@ -8,6 +8,7 @@ import dev.agentpay.discovery.trust.repository.TrustCounterRepository;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -24,6 +25,9 @@ import org.jboss.logging.Logger;
 public class TrustSignalsService {
 
     private static final Logger LOG = Logger.getLogger(TrustSignalsService.class);
+
+    @Inject
+    Pool pool;
 
     @Inject
     TrustCounterRepository counters;
@@ -52,7 +56,7 @@ public class TrustSignalsService {
 
     /** Reads the counters and republishes the section; emits the counts published. */
     public Uni<TrustCounterRepository.Counts> rebuild() {
-        return counters.counts().invoke(c -> {
+        return counters.counts(pool).invoke(c -> {
             store.put(DocumentPaths.section(DocumentPaths.TRUST_SIGNALS), documents.json(documents.trustSignals(
                     c.drsReceiptsIssued(), c.mandatesAnchored(), c.anchoredTransitions(), c.invoicesSettled(),
                     partnerships(), Instant.now())));

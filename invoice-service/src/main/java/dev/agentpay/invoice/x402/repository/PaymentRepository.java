@@ -1,5 +1,7 @@
 package dev.agentpay.invoice.x402.repository;
 
+import dev.agentpay.commons.sql.Rows;
+import dev.agentpay.commons.sql.Times;
 import dev.agentpay.invoice.x402.domain.Capability;
 import dev.agentpay.invoice.x402.domain.PaymentState;
 import dev.agentpay.invoice.x402.domain.X402Payment;
@@ -13,8 +15,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -47,9 +47,9 @@ public class PaymentRepository {
                         + " where x402_payment.state = 'FAILED' returning id")
                 .execute(Tuple.tuple(List.of(p.id(), p.key(), p.capability().value(), (short) p.version(), p.network()))
                         .addString(p.payer()).addString(p.payTo()).addString(p.asset())
-                        .addBigDecimal(new BigDecimal(p.amount())).addOffsetDateTime(ts(p.validBefore()))
+                        .addBigDecimal(new BigDecimal(p.amount())).addOffsetDateTime(Times.db(p.validBefore()))
                         .addString(p.nonce()).addValue(new JsonObject(p.request().toString()))
-                        .addOffsetDateTime(ts(p.createdAt()))
+                        .addOffsetDateTime(Times.db(p.createdAt()))
                         // an invoice payment names its invoice from the start (x402_payment_pay_once)
                         .addUUID(p.capability() == dev.agentpay.invoice.x402.domain.Capability.PAY ? p.invoiceId() : null))
                 .map(rs -> rs.rowCount() == 1);
@@ -79,7 +79,7 @@ public class PaymentRepository {
         return c.preparedQuery("update x402_payment set state = 'SETTLED', tx_hash = coalesce($2, tx_hash),"
                         + " payer = coalesce($3, payer), failure_code = null, failure_message = null,"
                         + " updated_at = $4 where id = $1 and state in ('SETTLING', 'FAILED')")
-                .execute(Tuple.of(id, txHash, payer, ts(at))).map(rs -> rs.rowCount() == 1);
+                .execute(Tuple.of(id, txHash, payer, Times.db(at))).map(rs -> rs.rowCount() == 1);
     }
 
     /**
@@ -91,14 +91,14 @@ public class PaymentRepository {
         return c.preparedQuery("update x402_payment set state = 'SETTLED', tx_hash = coalesce($2, tx_hash),"
                         + " payer = coalesce($3, payer), failure_code = null, failure_message = null,"
                         + " updated_at = $4 where id = $1 and state in ('SETTLING', 'FAILED') returning " + COLUMNS)
-                .execute(Tuple.of(id, txHash, payer, ts(at))).map(PaymentRepository::first);
+                .execute(Tuple.of(id, txHash, payer, Times.db(at))).map(PaymentRepository::first);
     }
 
     /** SETTLED to COMPLETED with its invoice (created or checked); false when it was no longer SETTLED. */
     public Uni<Boolean> markCompleted(SqlClient c, UUID id, UUID invoiceId, Instant at) {
         return c.preparedQuery("update x402_payment set state = 'COMPLETED', invoice_id = $2, updated_at = $3"
                         + " where id = $1 and state = 'SETTLED'")
-                .execute(Tuple.of(id, invoiceId, ts(at))).map(rs -> rs.rowCount() == 1);
+                .execute(Tuple.of(id, invoiceId, Times.db(at))).map(rs -> rs.rowCount() == 1);
     }
 
     /** SETTLING to FAILED: the money did not move, so the key is free again. */
@@ -106,25 +106,15 @@ public class PaymentRepository {
         String m = message == null ? null : message.substring(0, Math.min(500, message.length()));
         return c.preparedQuery("update x402_payment set state = 'FAILED', failure_code = $2, failure_message = $3,"
                         + " updated_at = $4 where id = $1 and state = 'SETTLING'")
-                .execute(Tuple.of(id, code, m, ts(at))).map(rs -> rs.rowCount() == 1);
+                .execute(Tuple.of(id, code, m, Times.db(at))).map(rs -> rs.rowCount() == 1);
     }
 
     /** Payments in {@code state} untouched since {@code before}, oldest first. */
     public Uni<List<X402Payment>> stale(SqlClient c, PaymentState state, Instant before, int limit) {
         return c.preparedQuery("select " + COLUMNS + " from x402_payment where state = $1 and updated_at < $2"
                         + " order by updated_at limit $3")
-                .execute(Tuple.of(state.name(), ts(before), limit))
-                .map(rs -> {
-                    List<X402Payment> out = new ArrayList<>();
-                    rs.forEach(r -> out.add(map(r)));
-                    return out;
-                });
-    }
-
-    /** Counts a key's payments by invoice, for tests and the operator. */
-    public Uni<Long> countForInvoice(SqlClient c, UUID invoiceId) {
-        return c.preparedQuery("select count(*) from x402_payment where invoice_id = $1")
-                .execute(Tuple.of(invoiceId)).map(rs -> rs.iterator().next().getLong(0));
+                .execute(Tuple.of(state.name(), Times.db(before), limit))
+                .map(rs -> Rows.list(rs, r -> map(r)));
     }
 
     private static X402Payment first(RowSet<Row> rs) {
@@ -147,9 +137,6 @@ public class PaymentRepository {
         }
     }
 
-    static OffsetDateTime ts(Instant t) {
-        return t == null ? null : OffsetDateTime.ofInstant(t, ZoneOffset.UTC);
-    }
 
     static Instant instant(OffsetDateTime t) {
         return t == null ? null : t.toInstant();

@@ -1,10 +1,12 @@
 package dev.agentpay.invoice.x402.rest;
 
+import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.invoice.rest.InvoiceApi;
 import dev.agentpay.invoice.x402.service.X402Service;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.OPTIONS;
 import jakarta.ws.rs.POST;
@@ -27,7 +29,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 /**
  * {@code POST /v1/invoices/{id}/pay}: pay any invoice with x402. No API key: the invoice id is the
  * capability (whoever knows it may pay it), the payment in {@code X-PAYMENT} / {@code PAYMENT-SIGNATURE}
- * the credential. The body is ignored.
+ * the credential. The body is ignored. {@code GET} on the same path reads the invoice's state with the
+ * same capability, free (how the buyer of an x402-created invoice watches it).
  */
 @Path("/v1/invoices/{id}/pay")
 @Tag(name = "x402")
@@ -54,6 +57,13 @@ public class InvoicePayResource {
             @Parameter(hidden = true) @HeaderParam("X-Forwarded-Proto") String proto,
             @Parameter(hidden = true) @HeaderParam("X-Forwarded-Host") String host) {
         return service.payInvoice(id, payment, signature, urls.of(uri, proto, host)).map(X402Resource::response);
+    }
+
+    @GET
+    @APIResponse(responseCode = "200", description = "the invoice's state, as a settlement answers it (free; the invoice id is the capability)")
+    @APIResponse(responseCode = "404", description = "no such invoice (`invoice_not_found`)")
+    public Uni<Response> status(@PathParam("id") String id) {
+        return service.invoiceStatus(id).map(inv -> Response.ok(Envelope.of(inv)).header("Cache-Control", "no-store").build());
     }
 
     /** CORS preflight (headers added by {@link X402Cors}). */

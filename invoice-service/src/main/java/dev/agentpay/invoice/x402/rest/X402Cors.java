@@ -24,7 +24,7 @@ public class X402Cors {
         h.putSingle("Access-Control-Allow-Origin", "*");
         h.putSingle("Access-Control-Expose-Headers", EXPOSE);
         if ("OPTIONS".equals(req.getMethod())) {
-            h.putSingle("Access-Control-Allow-Methods", "POST, OPTIONS");
+            h.putSingle("Access-Control-Allow-Methods", path.startsWith("/api/x402") ? "POST, OPTIONS" : "GET, POST, OPTIONS");
             h.putSingle("Access-Control-Allow-Headers", ALLOW_HEADERS);
             h.putSingle("Access-Control-Max-Age", "600");
         }

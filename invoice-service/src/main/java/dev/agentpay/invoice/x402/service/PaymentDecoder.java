@@ -2,6 +2,7 @@ package dev.agentpay.invoice.x402.service;
 
 import dev.agentpay.commons.limits.WellFormedText;
 import com.fasterxml.jackson.databind.JsonNode;
+import org.p2p.solanaj.utils.Base58;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.invoice.x402.domain.DecodedPayment;
@@ -212,7 +213,7 @@ public final class PaymentDecoder {
             if (!empty) {
                 byte[] sig = new byte[64];
                 System.arraycopy(tx, off, sig, 0, 64);
-                return Base58.encode(sig);
+                return Base58.encode(sig); // solanaj
             }
         }
         throw new PaymentRefused("invalid_payment", "Solana transaction is not signed by the payer");
@@ -233,25 +234,5 @@ public final class PaymentDecoder {
             throw new PaymentRefused("invalid_payment", "payload.authorization." + name + " must be " + what);
         }
         return s;
-    }
-
-    /** Bitcoin-alphabet base58, as Solana writes signatures. */
-    static final class Base58 {
-        private static final char[] ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz".toCharArray();
-
-        static String encode(byte[] input) {
-            BigInteger v = new BigInteger(1, input);
-            StringBuilder sb = new StringBuilder();
-            BigInteger base = BigInteger.valueOf(58);
-            while (v.signum() > 0) {
-                BigInteger[] qr = v.divideAndRemainder(base);
-                sb.append(ALPHABET[qr[1].intValue()]);
-                v = qr[0];
-            }
-            for (int i = 0; i < input.length && input[i] == 0; i++) {
-                sb.append('1');
-            }
-            return sb.reverse().toString();
-        }
     }
 }

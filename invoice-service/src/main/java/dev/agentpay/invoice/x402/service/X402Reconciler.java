@@ -2,12 +2,14 @@ package dev.agentpay.invoice.x402.service;
 
 import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.chains.ChainTable;
+import dev.agentpay.commons.loop.WakeLoop;
 import dev.agentpay.invoice.x402.client.ChainRpcClient;
 import dev.agentpay.invoice.x402.client.SolanaRpcClient;
 import dev.agentpay.invoice.x402.config.X402Config;
 import dev.agentpay.invoice.x402.domain.PaymentState;
 import dev.agentpay.invoice.x402.domain.X402Payment;
 import dev.agentpay.invoice.x402.repository.PaymentRepository;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
@@ -18,7 +20,6 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
@@ -63,27 +64,32 @@ public class X402Reconciler {
     @Inject
     Pool pool;
 
-    private final AtomicBoolean running = new AtomicBoolean();
+    private final WakeLoop loop = new WakeLoop("x402 reconciliation", null, this::round)
+            .onFailure(t -> LOG.warn("x402 reconciliation failed", t));
 
     void onStart(@Observes StartupEvent e) {
-        run().subscribe().with(n -> { }, t -> LOG.warn("x402 start-up reconciliation failed", t));
+        loop.start();
+    }
+
+    void onStop(@Observes ShutdownEvent e) {
+        loop.stop();
     }
 
     @Scheduled(every = "${x402.reconciler.interval:PT15S}", delay = 5, concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    Uni<Void> tick() {
-        return run().replaceWithVoid()
-                .onFailure().invoke(t -> LOG.warn("x402 reconciliation failed", t))
-                .onFailure().recoverWithNull();
+    void tick() {
+        loop.wake();
     }
 
-    /** One pass; returns how many payments it moved on. */
-    public Uni<Integer> run() {
-        if (!running.compareAndSet(false, true)) {
-            return Uni.createFrom().item(0);
-        }
+    /** Runs a pass (after the one in progress, if any) and completes when it has ended. */
+    public Uni<Void> run() {
+        return loop.wakeAndAwait();
+    }
+
+    private Uni<Boolean> round() {
         Instant now = Instant.now();
         return settled(now).flatMap(a -> settling(now).map(b -> a + b))
-                .eventually(() -> running.set(false));
+                .invoke(n -> LOG.debugf("x402 reconciliation moved %d payments on", n))
+                .replaceWith(false);
     }
 
     private Uni<Integer> settled(Instant now) {

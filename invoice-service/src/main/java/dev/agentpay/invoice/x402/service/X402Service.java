@@ -130,16 +130,7 @@ public class X402Service {
      * for, paid to its own deposit address, and a paid call finds it SETTLED (settlementSource x402).
      */
     public Uni<X402Result> payInvoice(String id, String xPayment, String paymentSignature, String resourceUrl) {
-        UUID invoiceId;
-        try {
-            invoiceId = UUID.fromString(id == null ? "" : id.trim());
-        } catch (IllegalArgumentException e) {
-            return Uni.createFrom().failure(ApiException.notFound("invoice_not_found", "no invoice with this id"));
-        }
-        return invoices.find(pool, invoiceId).flatMap(inv -> {
-            if (inv == null) {
-                return Uni.createFrom().failure(ApiException.notFound("invoice_not_found", "no invoice with this id"));
-            }
+        return byCapability(id).flatMap(inv -> {
             if (inv.status() == dev.agentpay.invoice.domain.InvoiceStatus.SETTLED) {
                 return Uni.createFrom().failure(new ApiException(409, "invoice_already_settled",
                         "invoice " + inv.id() + " is already SETTLED; nothing to pay"));
@@ -157,6 +148,32 @@ public class X402Service {
             }
             ObjectNode request = JSON.createObjectNode().put("invoice_id", inv.id().toString());
             return pay(Capability.PAY, request, xPayment, paymentSignature, resourceUrl, reqs, inv.id());
+        });
+    }
+
+    /**
+     * {@code GET /v1/invoices/{id}/pay}: the state of any invoice for whoever holds its id (the same
+     * capability as paying it), free and without a key: the Invoice object without the customer's personal
+     * fields, as the paid settlement check answers it. This is how the buyer of an x402-created invoice
+     * (owned by {@code x402}, so {@code GET /v1/invoices/{id}} with a partner key is 404) watches it.
+     */
+    public Uni<JsonNode> invoiceStatus(String id) {
+        return byCapability(id).map(X402Service::settleResult);
+    }
+
+    /** The invoice an id names, whoever owns it (the id is the capability); 404 for a malformed or unknown id. */
+    private Uni<Invoice> byCapability(String id) {
+        UUID invoiceId;
+        try {
+            invoiceId = UUID.fromString(id == null ? "" : id.trim());
+        } catch (IllegalArgumentException e) {
+            return Uni.createFrom().failure(ApiException.notFound("invoice_not_found", "no invoice with this id"));
+        }
+        return invoices.find(pool, invoiceId).map(inv -> {
+            if (inv == null) {
+                throw ApiException.notFound("invoice_not_found", "no invoice with this id");
+            }
+            return inv;
         });
     }
 

@@ -1,17 +1,16 @@
 package dev.agentpay.settlement.sweep.repository;
 
+import dev.agentpay.commons.sql.Rows;
+import dev.agentpay.commons.sql.Times;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,12 +33,9 @@ public class SweepRepository {
     public record Totals(String chain, BigInteger received, BigInteger swept, BigInteger held, long openBatches, long failedBatches) {
     }
 
-    @Inject
-    Pool pool;
-
     /** Deposit addresses whose received minus swept is positive and that no open batch is sweeping, oldest first. */
-    public Uni<List<Owed>> owed(String chain, int limit) {
-        return pool.preparedQuery("with received as (select to_address as address, sum(amount) as amount from detected_transfer"
+    public Uni<List<Owed>> owed(SqlClient c, String chain, int limit) {
+        return c.preparedQuery("with received as (select to_address as address, sum(amount) as amount from detected_transfer"
                         + "   where chain = $1 and status = 'DETECTED' group by to_address),"
                         + " swept as (select i.address, sum(i.amount) as amount from sweep_item i join sweep_batch b on b.id = i.batch_id"
                         + "   where i.chain = $1 and b.state = 'CONFIRMED' group by i.address),"
@@ -51,39 +47,33 @@ public class SweepRepository {
                         + " and d.address not in (select address from busy)"
                         + " order by d.seq limit $2")
                 .execute(Tuple.of(chain, limit))
-                .map(rs -> {
-                    List<Owed> out = new ArrayList<>();
-                    for (Row r : rs) {
-                        out.add(new Owed(r.getString(0), r.getUUID(1), r.getBigDecimal(2).toBigIntegerExact()));
-                    }
-                    return out;
-                });
+                .map(rs -> Rows.list(rs, r -> new Owed(r.getString(0), r.getUUID(1), r.getBigDecimal(2).toBigIntegerExact())));
     }
 
     /** Takes an address out of sweeping (it is not the factory's): it stays visible as held. */
-    public Uni<Void> markUnsweepable(String chain, String address, String reason) {
-        return pool.preparedQuery("update deposit_address set unsweepable = $3 where chain = $1 and address = $2")
+    public Uni<Void> markUnsweepable(SqlClient c, String chain, String address, String reason) {
+        return c.preparedQuery("update deposit_address set unsweepable = $3 where chain = $1 and address = $2")
                 .execute(Tuple.of(chain, address, truncate(reason))).replaceWithVoid();
     }
 
     /** Records a signed sweep before it is broadcast. */
-    public Uni<Void> recordSent(UUID id, String chain, String txHash, long nonce, String rawTx, List<String> addresses, Instant at) {
-        return pool.preparedQuery("insert into sweep_batch (id, chain, state, tx_hash, nonce, raw_tx, addresses, attempts,"
+    public Uni<Void> recordSent(SqlClient c, UUID id, String chain, String txHash, long nonce, String rawTx, List<String> addresses, Instant at) {
+        return c.preparedQuery("insert into sweep_batch (id, chain, state, tx_hash, nonce, raw_tx, addresses, attempts,"
                         + " created_at, broadcast_at, updated_at) values ($1, $2, 'SENT', $3, $4, $5, $6, 1, $7, $7, $7)")
-                .execute(Tuple.tuple(List.of(id, chain, txHash, nonce, rawTx, new JsonArray(new ArrayList<Object>(addresses)), ts(at))))
+                .execute(Tuple.tuple(List.of(id, chain, txHash, nonce, rawTx, new JsonArray(new ArrayList<Object>(addresses)), Times.db(at))))
                 .replaceWithVoid();
     }
 
-    public Uni<List<Batch>> open(String chain) {
-        return batches("where chain = $1 and state = 'SENT' order by created_at", Tuple.of(chain));
+    public Uni<List<Batch>> open(SqlClient c, String chain) {
+        return batches(c, "where chain = $1 and state = 'SENT' order by created_at", Tuple.of(chain));
     }
 
-    public Uni<List<Batch>> recent(int limit) {
-        return batches("order by created_at desc limit $1", Tuple.of(limit));
+    public Uni<List<Batch>> recent(SqlClient c, int limit) {
+        return batches(c, "order by created_at desc limit $1", Tuple.of(limit));
     }
 
-    private Uni<List<Batch>> batches(String where, Tuple args) {
-        return pool.preparedQuery("select id, chain, state, tx_hash, nonce, raw_tx, addresses, swept_atomic, attempts, last_error,"
+    private Uni<List<Batch>> batches(SqlClient c, String where, Tuple args) {
+        return c.preparedQuery("select id, chain, state, tx_hash, nonce, raw_tx, addresses, swept_atomic, attempts, last_error,"
                         + " created_at, broadcast_at from sweep_batch " + where)
                 .execute(args)
                 .map(rs -> {
@@ -100,12 +90,15 @@ public class SweepRepository {
                 });
     }
 
-    /** The sweep was mined and succeeded: its per-address amounts (from the Swept events) join the ledger. */
-    public Uni<Boolean> confirm(UUID id, String chain, Map<String, BigInteger> sweptByAddress, Instant at) {
+    /**
+     * The sweep was mined and succeeded: its per-address amounts (from the Swept events) join the ledger;
+     * {@code tx} must be a transaction (the batch and its items change together).
+     */
+    public Uni<Boolean> confirm(SqlClient tx, UUID id, String chain, Map<String, BigInteger> sweptByAddress, Instant at) {
         BigInteger total = sweptByAddress.values().stream().reduce(BigInteger.ZERO, BigInteger::add);
-        return pool.withTransaction(tx -> tx.preparedQuery("update sweep_batch set state = 'CONFIRMED', swept_atomic = $2,"
+        return tx.preparedQuery("update sweep_batch set state = 'CONFIRMED', swept_atomic = $2,"
                         + " updated_at = $3 where id = $1 and state = 'SENT'")
-                .execute(Tuple.of(id, new BigDecimal(total), ts(at)))
+                .execute(Tuple.of(id, new BigDecimal(total), Times.db(at)))
                 .flatMap(rs -> {
                     if (rs.rowCount() == 0) {
                         return Uni.createFrom().item(false); // already confirmed or failed: nothing twice
@@ -117,22 +110,22 @@ public class SweepRepository {
                                 .execute(Tuple.of(id, chain, e.getKey(), new BigDecimal(e.getValue()))));
                     }
                     return items.replaceWith(true);
-                }));
+                });
     }
 
-    public Uni<Void> fail(UUID id, String error, Instant at) {
-        return pool.preparedQuery("update sweep_batch set state = 'FAILED', last_error = $2, updated_at = $3 where id = $1 and state = 'SENT'")
-                .execute(Tuple.of(id, truncate(error), ts(at))).replaceWithVoid();
+    public Uni<Void> fail(SqlClient c, UUID id, String error, Instant at) {
+        return c.preparedQuery("update sweep_batch set state = 'FAILED', last_error = $2, updated_at = $3 where id = $1 and state = 'SENT'")
+                .execute(Tuple.of(id, truncate(error), Times.db(at))).replaceWithVoid();
     }
 
-    public Uni<Void> rebroadcast(UUID id, String error, Instant at) {
-        return pool.preparedQuery("update sweep_batch set attempts = attempts + 1, broadcast_at = $3, last_error = $2,"
+    public Uni<Void> rebroadcast(SqlClient c, UUID id, String error, Instant at) {
+        return c.preparedQuery("update sweep_batch set attempts = attempts + 1, broadcast_at = $3, last_error = $2,"
                         + " updated_at = $3 where id = $1 and state = 'SENT'")
-                .execute(Tuple.of(id, truncate(error), ts(at))).replaceWithVoid();
+                .execute(Tuple.of(id, truncate(error), Times.db(at))).replaceWithVoid();
     }
 
-    public Uni<List<Totals>> totals() {
-        return pool.query("select c.chain,"
+    public Uni<List<Totals>> totals(SqlClient c) {
+        return c.query("select c.chain,"
                         + " coalesce((select sum(t.amount) from detected_transfer t join deposit_address d on d.chain = t.chain"
                         + "   and d.address = t.to_address where t.chain = c.chain and t.status = 'DETECTED'), 0),"
                         + " coalesce((select sum(i.amount) from sweep_item i join sweep_batch b on b.id = i.batch_id"
@@ -156,7 +149,4 @@ public class SweepRepository {
         return s == null ? null : s.length() <= 500 ? s : s.substring(0, 500);
     }
 
-    static OffsetDateTime ts(Instant t) {
-        return OffsetDateTime.ofInstant(t, ZoneOffset.UTC);
-    }
 }

@@ -5,6 +5,7 @@ import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.settlement.sweep.repository.SweepRepository;
+import dev.agentpay.settlement.sweep.service.Sweeper;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -29,7 +30,7 @@ import java.util.List;
 public class SweepAdminResource {
 
     @Inject
-    SweepRepository ledger;
+    Sweeper sweeper;
 
     /** Per chain: what deposit addresses received, what was swept, what they hold (atomic units as decimal text). */
     public record ChainTotals(String chain, String receivedAtomic, String sweptAtomic, String heldAtomic, long openSweeps,
@@ -55,7 +56,7 @@ public class SweepAdminResource {
         if (n < 1 || n > 500) {
             throw ApiException.invalidField("limit", "must be an integer from 1 to 500");
         }
-        return ledger.totals().flatMap(totals -> ledger.recent(n).map(batches -> Envelope.of(new Sweeps(
+        return sweeper.totals().flatMap(totals -> sweeper.recent(n).map(batches -> Envelope.of(new Sweeps(
                 totals.stream().map(t -> new ChainTotals(t.chain(), t.received().toString(), t.swept().toString(),
                         t.held().toString(), t.openBatches(), t.failedBatches())).toList(),
                 batches.stream().map(SweepView::of).toList()))));

@@ -8,6 +8,8 @@ import dev.agentpay.settlement.sweep.repository.SweepRepository;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -57,6 +59,9 @@ public class Sweeper {
     SweepRepository ledger;
 
     @Inject
+    Pool pool;
+
+    @Inject
     MeterRegistry metrics;
 
     private final Map<Chain, SweepChainClient> clients = new ConcurrentHashMap<>();
@@ -91,11 +96,11 @@ public class Sweeper {
         }
         SweepChainClient rpc = client(e);
         String factory = e.depositFactoryAddress().orElseThrow();
-        List<SweepRepository.Batch> open = ledger.open(e.name()).await().atMost(DB_TIMEOUT);
+        List<SweepRepository.Batch> open = ledger.open(pool, e.name()).await().atMost(DB_TIMEOUT);
         if (!open.isEmpty()) {
             return resolve(e, rpc, factory, open.get(0));
         }
-        List<SweepRepository.Owed> owed = ledger.owed(e.name(), config.sweep().batchSize()).await().atMost(DB_TIMEOUT);
+        List<SweepRepository.Owed> owed = ledger.owed(pool, e.name(), config.sweep().batchSize()).await().atMost(DB_TIMEOUT);
         List<byte[]> salts = new ArrayList<>();
         List<String> addresses = new ArrayList<>();
         for (SweepRepository.Owed o : owed) {
@@ -106,7 +111,7 @@ public class Sweeper {
                 metrics.counter("sweep.address.mismatch", "chain", e.name()).increment();
                 LOG.errorf("%s: deposit address %s of invoice %s is not factory %s's (%s): not swept, check CHAIN_%s_DEPOSIT_FACTORY_ADDRESS",
                         e.name(), o.address(), o.invoiceId(), factory, onChain, e.name().toUpperCase(Locale.ROOT));
-                ledger.markUnsweepable(e.name(), o.address(), "not the deposit address of factory " + factory + " for invoice " + o.invoiceId())
+                ledger.markUnsweepable(pool, e.name(), o.address(), "not the deposit address of factory " + factory + " for invoice " + o.invoiceId())
                         .await().atMost(DB_TIMEOUT);
                 continue;
             }
@@ -118,13 +123,13 @@ public class Sweeper {
         }
         SweepChainClient.Signed signed = rpc.signSweep(factory, e.usdcAddress(), salts);
         UUID id = UUID.randomUUID();
-        ledger.recordSent(id, e.name(), signed.txHash(), signed.nonce(), signed.raw(), addresses, Instant.now()).await().atMost(DB_TIMEOUT);
+        ledger.recordSent(pool, id, e.name(), signed.txHash(), signed.nonce(), signed.raw(), addresses, Instant.now()).await().atMost(DB_TIMEOUT);
         LOG.infof("%s: sweep %s of %d address(es) sent as %s", e.name(), id, addresses.size(), signed.txHash());
         try {
             rpc.broadcast(signed.raw());
         } catch (dev.agentpay.settlement.client.EvmClient.RpcException ex) {
             LOG.warnf("%s: broadcasting sweep %s failed (re-broadcast later): %s", e.name(), id, ex.getMessage());
-            ledger.rebroadcast(id, ex.getMessage(), Instant.now()).await().atMost(DB_TIMEOUT);
+            ledger.rebroadcast(pool, id, ex.getMessage(), Instant.now()).await().atMost(DB_TIMEOUT);
             return new Round(addresses.size(), BigInteger.ZERO, signed.txHash(), "sent");
         }
         long deadline = System.nanoTime() + RECEIPT_WAIT.toNanos();
@@ -150,7 +155,7 @@ public class Sweeper {
         if (b.attempts() >= config.sweep().maxAttempts()) {
             // Not mined after every attempt: another transaction may have taken the nonce. The money is
             // still at the addresses (a sweep that never ran moved nothing); the next sweep takes them.
-            ledger.fail(b.id(), "not mined after " + b.attempts() + " broadcasts", Instant.now()).await().atMost(DB_TIMEOUT);
+            ledger.fail(pool, b.id(), "not mined after " + b.attempts() + " broadcasts", Instant.now()).await().atMost(DB_TIMEOUT);
             metrics.counter("sweep.batches", "chain", e.name(), "outcome", "failed").increment();
             LOG.errorf("%s: sweep %s (%s) FAILED: not mined after %d broadcasts", e.name(), b.id(), b.txHash(), b.attempts());
             return new Round(b.addresses().size(), BigInteger.ZERO, b.txHash(), "failed");
@@ -161,7 +166,7 @@ public class Sweeper {
         } catch (dev.agentpay.settlement.client.EvmClient.RpcException ex) {
             error = ex.getMessage();
         }
-        ledger.rebroadcast(b.id(), error, Instant.now()).await().atMost(DB_TIMEOUT);
+        ledger.rebroadcast(pool, b.id(), error, Instant.now()).await().atMost(DB_TIMEOUT);
         metrics.counter("sweep.batches", "chain", e.name(), "outcome", "rebroadcast").increment();
         LOG.warnf("%s: sweep %s (%s) re-broadcast (attempt %d)%s", e.name(), b.id(), b.txHash(), b.attempts() + 1,
                 error == null ? "" : ": " + error);
@@ -170,13 +175,13 @@ public class Sweeper {
 
     private Round finish(ChainTable.Entry e, String factory, UUID id, int addresses, String txHash, TransactionReceipt receipt) {
         if (!receipt.isStatusOK()) {
-            ledger.fail(id, "reverted in block " + receipt.getBlockNumber(), Instant.now()).await().atMost(DB_TIMEOUT);
+            ledger.fail(pool, id, "reverted in block " + receipt.getBlockNumber(), Instant.now()).await().atMost(DB_TIMEOUT);
             metrics.counter("sweep.batches", "chain", e.name(), "outcome", "failed").increment();
             LOG.errorf("%s: sweep %s (%s) FAILED: reverted; its addresses are swept again next round", e.name(), id, txHash);
             return new Round(addresses, BigInteger.ZERO, txHash, "failed");
         }
         Map<String, BigInteger> swept = SweepChainClient.swept(receipt, factory);
-        ledger.confirm(id, e.name(), swept, Instant.now()).await().atMost(DB_TIMEOUT);
+        pool.withTransaction(tx -> ledger.confirm(tx, id, e.name(), swept, Instant.now())).await().atMost(DB_TIMEOUT);
         BigInteger total = swept.values().stream().reduce(BigInteger.ZERO, BigInteger::add);
         metrics.counter("sweep.batches", "chain", e.name(), "outcome", "confirmed").increment();
         metrics.counter("sweep.swept.atomic", "chain", e.name()).increment(total.doubleValue());
@@ -201,5 +206,15 @@ public class Sweeper {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(ex);
         }
+    }
+
+    /** Per-chain totals of the sweep ledger (the admin view). */
+    public Uni<List<SweepRepository.Totals>> totals() {
+        return ledger.totals(pool);
+    }
+
+    /** The newest sweep batches (the admin view). */
+    public Uni<List<SweepRepository.Batch>> recent(int limit) {
+        return ledger.recent(pool, limit);
     }
 }

@@ -1,4 +1,4 @@
-package dev.agentpay.mandate.repository;
+package dev.agentpay.commons.sql;
 
 import io.vertx.mutiny.sqlclient.Row;
 import java.time.Instant;
@@ -6,7 +6,10 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 
-/** Instant conversions for the reactive PostgreSQL client; every stored time is UTC with millisecond precision. */
+/**
+ * Instant conversions for the reactive PostgreSQL client, shared by every service's services and repositories:
+ * every stored time is UTC; {@link #now()} has millisecond precision (what the mandate API shows).
+ */
 public final class Times {
 
     private Times() {
