@@ -23,7 +23,9 @@ public final class InvoiceApi {
             @Schema(enumeration = "USDC", defaultValue = "USDC") String currency,
             @Schema(maxLength = 254, format = "email") String customerEmail,
             @Schema(maxLength = 200) String customerName,
-            @Schema(maxLength = 1000) String description) {
+            @Schema(maxLength = 1000) String description,
+            @Schema(format = "date-time", description = "when the invoice expires (60 s to 30 days ahead); default: 24 h after creation",
+                    examples = "2026-12-01T12:00:00Z") String expiresAt) {
     }
 
     @Schema(name = "X402InvoiceRequest", additionalProperties = Schema.False.class,
