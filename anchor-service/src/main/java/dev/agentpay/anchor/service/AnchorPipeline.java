@@ -38,8 +38,6 @@ public class AnchorPipeline extends AnchorStage {
     @Inject
     NonceGapHealer healer;
     @Inject
-    Broadcaster broadcaster;
-    @Inject
     MeterRegistry registry;
     @Inject
     Vertx vertx;

@@ -9,7 +9,8 @@ import jakarta.inject.Inject;
 /**
  * What every stage of anchoring ({@link AnchorPipeline}, {@link Batcher}, {@link Confirmer},
  * {@link NonceGapHealer}) works on: the signer's account, as the chain sees it ({@link AnchorChainClient})
- * and as the database records it ({@link AnchorRepository} over the {@link Pool}), under one configuration.
+ * and as the database records it ({@link AnchorRepository} over the {@link Pool}), under one configuration,
+ * and the one way its signed transactions reach the chain ({@link Broadcaster}).
  */
 abstract class AnchorStage {
 
@@ -23,4 +24,6 @@ abstract class AnchorStage {
     AnchorSigner signer;
     @Inject
     Pool pool;
+    @Inject
+    Broadcaster broadcaster;
 }

@@ -22,8 +22,6 @@ public class Batcher extends AnchorStage {
     @Inject
     FeePolicy fees;
     @Inject
-    Broadcaster broadcaster;
-    @Inject
     AnchorMetrics metrics;
 
     /** Sends one batch of pending intents; emits how many intents it took. */

@@ -36,8 +36,6 @@ public class Confirmer extends AnchorStage {
     @Inject
     AnchorContract contract;
     @Inject
-    Broadcaster broadcaster;
-    @Inject
     NonceGapHealer healer;
     @Inject
     Outbox outbox;

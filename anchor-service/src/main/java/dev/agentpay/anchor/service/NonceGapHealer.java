@@ -36,8 +36,6 @@ public class NonceGapHealer extends AnchorStage {
     @Inject
     FeePolicy fees;
     @Inject
-    Broadcaster broadcaster;
-    @Inject
     AnchorMetrics metrics;
 
     /** Since when the chain's nonce has been behind our lowest open transaction, or null. */
