@@ -8,6 +8,9 @@
 //              to it, sign with createPaymentHeader; then apply `tamper` to the signed authorization;
 //              `v2` wraps the signed payload as an x402 v2 PAYMENT-SIGNATURE.
 //   fetch:     wrapFetchWithPayment(fetch, wallet) pays the call end to end.
+//   fetch-v2:  the x402 v2 clients: `@x402/fetch`'s wrapFetchWithPayment with an x402Client holding
+//              `@x402/evm`'s ExactEvmScheme for eip155:* (reads the PAYMENT-REQUIRED header, answers
+//              with PAYMENT-SIGNATURE); the signer is the same local account with a public client.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -75,20 +78,32 @@ async function sign() {
 async function paidFetch() {
   const pay = wrapFetchWithPayment(fetch, wallet(), BigInt(cmd.maxValue ?? 100000));
   const res = await pay(cmd.url, init());
-  const text = await res.text();
   const receipt = res.headers.get('x-payment-response');
-  return {
-    status: res.status,
-    headers: headersOf(res),
-    body: text ? JSON.parse(text) : null,
-    paymentResponse: receipt ? decodeXPaymentResponse(receipt) : null,
-  };
+  return answer(res, receipt ? decodeXPaymentResponse(receipt) : null);
 }
 
-const ops = { challenge, sign, fetch: paidFetch };
+/** A paid call's outcome: status, headers, parsed body and the decoded payment receipt. */
+async function answer(res, paymentResponse) {
+  const text = await res.text();
+  return { status: res.status, headers: headersOf(res), body: text ? JSON.parse(text) : null, paymentResponse };
+}
+
+async function paidFetchV2() {
+  const { createPublicClient } = await esm('viem');
+  const { ExactEvmScheme, toClientEvmSigner } = await esm('@x402/evm');
+  const { wrapFetchWithPayment: wrapV2, x402Client, decodePaymentResponseHeader } = await esm('@x402/fetch');
+  const chain = { ...base, rpcUrls: { default: { http: [cmd.rpc] } } };
+  const signer = toClientEvmSigner(privateKeyToAccount(cmd.key), createPublicClient({ chain, transport: http(cmd.rpc) }));
+  const client = new x402Client().register('eip155:*', new ExactEvmScheme(signer, { rpcUrl: cmd.rpc }));
+  const res = await wrapV2(fetch, client)(cmd.url, init());
+  const receipt = res.headers.get('payment-response');
+  return answer(res, receipt ? decodePaymentResponseHeader(receipt) : null);
+}
+
+const ops = { challenge, sign, fetch: paidFetch, 'fetch-v2': paidFetchV2 };
 try {
   const result = await ops[cmd.op]();
-  process.stdout.write(JSON.stringify({ ok: true, result }) + '\n');
+  process.stdout.write(JSON.stringify({ ok: true, result }, (k, v) => (typeof v === 'bigint' ? v.toString() : v)) + '\n');
 } catch (e) {
   process.stdout.write(JSON.stringify({ ok: false, error: String(e?.stack ?? e) }) + '\n');
   process.exitCode = 1;

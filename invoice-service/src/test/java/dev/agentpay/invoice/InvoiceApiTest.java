@@ -107,6 +107,13 @@ class InvoiceApiTest {
                 addresses.add(p.getString("data.paymentDetails.paymentAddress").toLowerCase(java.util.Locale.ROOT));
             }
             assertThat(addresses).hasSize(16);
+            // a fresh partner's 16 concurrent creations are numbered 1001..1016, each once
+            List<Long> numbers = new ArrayList<>();
+            for (var call : calls) {
+                numbers.add(call.get().getLong("data.invoiceNumber"));
+            }
+            assertThat(numbers).containsExactlyInAnyOrderElementsOf(
+                    java.util.stream.LongStream.rangeClosed(1001, 1016).boxed().toList());
         } finally {
             pool.shutdownNow();
         }
@@ -118,6 +125,18 @@ class InvoiceApiTest {
         assertThat(p.getString("data.currency")).isEqualTo("USDC");
         assertThat(p.getString("data.paymentDetails.chain")).isEqualTo("base");
         assertThat(p.getString("data.customerEmail")).isNull();
+        // no expiresAt asked for: the default lifetime (24 h), no expiredAt yet
+        assertThat(java.time.Duration.between(java.time.Instant.parse(p.getString("data.createdAt")),
+                java.time.Instant.parse(p.getString("data.expiresAt")))).isEqualTo(java.time.Duration.ofHours(24));
+        assertThat(p.getString("data.expiredAt")).isNull();
+    }
+
+    @Test
+    void anAskedForDeadlineIsKept() {
+        String at = java.time.Instant.now().plus(java.time.Duration.ofDays(2)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        JsonPath p = create(key, "{\"amount\": 1, \"chain\": \"solana\", \"expiresAt\": \"" + at + "\"}");
+        assertThat(p.getString("data.expiresAt")).isEqualTo(at);
+        assertThat(TestSupport.get(key, p.getString("data.id")).getString("data.expiresAt")).isEqualTo(at);
     }
 
     @ParameterizedTest
@@ -141,6 +160,10 @@ class InvoiceApiTest {
             "{\"amount\": 10, \"chain\": 8453}|validation_error|chain",
             "{\"amount\": 10}|validation_error|chain",
             "{\"amount\": 10, \"chain\": \"base\", \"status\": \"SETTLED\"}|validation_error|status",
+            "{\"amount\": 10, \"chain\": \"base\", \"expiresAt\": \"2020-01-01T00:00:00Z\"}|validation_error|expiresAt: must be at least",
+            "{\"amount\": 10, \"chain\": \"base\", \"expiresAt\": \"2999-01-01T00:00:00Z\"}|validation_error|expiresAt: must be at most 30 days",
+            "{\"amount\": 10, \"chain\": \"base\", \"expiresAt\": \"tomorrow\"}|validation_error|expiresAt: must be an ISO 8601",
+            "{\"amount\": 10, \"chain\": \"base\", \"expiresAt\": 1700000000}|validation_error|expiresAt: must be an ISO 8601",
             "[1, 2]|invalid_body|object",
             "{\"amount\": 10, |invalid_json|JSON"})
     void badInputIsA400NamingTheField(String body, String code, String mentioned) {
@@ -207,6 +230,36 @@ class InvoiceApiTest {
         given().header("x-api-key", key).queryParam("status", "PAID").get("/v1/invoices").then().statusCode(400);
         given().header("x-api-key", key).get("/v1/invoices").then().statusCode(200)
                 .body("data.items[0].id", notNullValue());
+    }
+
+    @Test
+    void invoiceNumbersAndCursorsAreThePartnersOwnAndTellNothingOfOthersVolume() {
+        String other = TestSupport.partner(registry);
+        long first = create(key, "{\"amount\": 1, \"chain\": \"skale\"}").getLong("data.invoiceNumber");
+        assertThat(first).isEqualTo(1001L);
+        String cursorBefore = given().header("x-api-key", key).queryParam("limit", 1).get("/v1/invoices")
+                .then().statusCode(200).extract().jsonPath().getString("data.nextCursor");
+        // the other partner creates 7 invoices in between: its numbers are its own, from 1001 as well
+        List<Long> others = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            others.add(create(other, "{\"amount\": 2, \"chain\": \"skale\"}").getLong("data.invoiceNumber"));
+        }
+        assertThat(others).containsExactly(1001L, 1002L, 1003L, 1004L, 1005L, 1006L, 1007L);
+        long second = create(key, "{\"amount\": 1, \"chain\": \"skale\"}").getLong("data.invoiceNumber");
+        assertThat(second).isEqualTo(first + 1); // no gap left by the other partner's seven
+        // a cursor names only the partner's own position: the page after "the newest" is the same cursor
+        // as before the other partner's burst, moved by this partner's one new invoice alone
+        JsonPath page = given().header("x-api-key", key).queryParam("limit", 1).get("/v1/invoices")
+                .then().statusCode(200).extract().jsonPath();
+        assertThat(page.getLong("data.items[0].invoiceNumber")).isEqualTo(second);
+        assertThat(new String(java.util.Base64.getUrlDecoder().decode(page.getString("data.nextCursor")),
+                java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("n:" + second);
+        assertThat(cursorBefore).isNull(); // one invoice, one page: no cursor at all then
+        // a cursor minted before still pages correctly (the cursor format is unchanged)
+        String oldStyle = java.util.Base64.getUrlEncoder().withoutPadding()
+                .encodeToString(("n:" + second).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        given().header("x-api-key", key).queryParam("cursor", oldStyle).get("/v1/invoices").then().statusCode(200)
+                .body("data.items.size()", equalTo(1)).body("data.items[0].invoiceNumber", equalTo((int) first));
     }
 
     private int countInvoices() {

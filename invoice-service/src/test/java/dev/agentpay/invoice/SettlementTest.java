@@ -156,6 +156,55 @@ class SettlementTest {
     }
 
     @Test
+    void anInvoiceExpiresAtItsDeadlineAndAPaymentAfterwardsIsRecordedAsPaidLate() {
+        String deadline = java.time.Instant.now().plusSeconds(2).toString();
+        JsonPath inv = create(key, "{\"amount\": 7, \"chain\": \"base\", \"expiresAt\": \"" + deadline + "\"}");
+        String id = inv.getString("data.id");
+        String to = inv.getString("data.paymentDetails.paymentAddress");
+        assertThat(inv.getString("data.status")).isEqualTo("PENDING");
+
+        JsonPath expired = awaitStatus(id, "EXPIRED");
+        assertThat(java.time.Instant.parse(expired.getString("data.expiredAt")))
+                .isAfterOrEqualTo(java.time.Instant.parse(expired.getString("data.expiresAt")));
+        assertThat(expired.getString("data.paymentDetails.paidAtomic")).isEqualTo("0");
+        // nothing can be paid with x402 any more (refused before any payment is asked for)
+        given().post("/v1/invoices/" + id + "/pay").then().statusCode(410).body("error.code", org.hamcrest.Matchers.equalTo("invoice_expired"));
+
+        // the whole amount arrives late: credited and reported, the invoice stays EXPIRED (the merchant decides)
+        String late = txHash();
+        publish(transfer(ChainTransferEvent.DETECTED, "base", late, to, BASE_USDC, new BigInteger("7000000"), null));
+        TestSupport.await("late payment credited", WAIT,
+                () -> "7000000".equals(TestSupport.get(key, id).getString("data.paymentDetails.paidAtomic")));
+        JsonPath after = TestSupport.get(key, id);
+        assertThat(after.getString("data.status")).isEqualTo("EXPIRED");
+        assertThat(after.getString("data.paymentDetails.paidAmount")).isEqualTo("7");
+        assertThat(after.getString("data.paymentDetails.txHash")).isNull();
+        assertThat(after.getString("data.settledAt")).isNull();
+        List<InvoiceEvent> events = invoiceEvents(id, 3);
+        assertThat(events).extracting(InvoiceEvent::type)
+                .containsExactly(InvoiceEvent.CREATED, InvoiceEvent.EXPIRED, InvoiceEvent.PAID_LATE);
+        assertThat(events.get(1).status()).isEqualTo("EXPIRED");
+        assertThat(events.get(2).invoice().path("paymentDetails").path("paidAtomic").asText()).isEqualTo("7000000");
+        // the late transfer counted for its invoice: it is not among the operator's unmatched transfers
+        assertThat(unmatched()).noneSatisfy(u -> assertThat(u).containsEntry("txHash", late));
+    }
+
+    @Test
+    void aPartlyPaidInvoiceExpiresWithWhatItReceived() {
+        String deadline = java.time.Instant.now().plusSeconds(3).toString();
+        JsonPath inv = create(key, "{\"amount\": 9, \"chain\": \"polygon\", \"expiresAt\": \"" + deadline + "\"}");
+        String id = inv.getString("data.id");
+        publish(transfer(ChainTransferEvent.DETECTED, "polygon", txHash(), inv.getString("data.paymentDetails.paymentAddress"),
+                POLYGON_USDC, new BigInteger("2000000"), null));
+        JsonPath expired = awaitStatus(id, "EXPIRED");
+        assertThat(expired.getString("data.paymentDetails.paidAmount")).isEqualTo("2");
+        List<InvoiceEvent> events = invoiceEvents(id, 3);
+        assertThat(events).extracting(InvoiceEvent::type)
+                .containsExactly(InvoiceEvent.CREATED, InvoiceEvent.PARTIALLY_PAID, InvoiceEvent.EXPIRED);
+        assertThat(events.get(2).invoice().path("paymentDetails").path("paidAtomic").asText()).isEqualTo("2000000");
+    }
+
+    @Test
     void otherTokenOtherRecipientOrOtherChainSettlesNothingAndIsRecordedForTheOperator() {
         JsonPath inv = create(key, "{\"amount\": 5, \"chain\": \"base\"}");
         String to = inv.getString("data.paymentDetails.paymentAddress");

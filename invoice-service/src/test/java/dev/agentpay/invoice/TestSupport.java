@@ -79,7 +79,7 @@ public final class TestSupport {
         return "0x" + ApiKeys.randomHex(32);
     }
 
-    static void await(String what, Duration timeout, BooleanSupplier condition) {
+    public static void await(String what, Duration timeout, BooleanSupplier condition) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (condition.getAsBoolean()) {

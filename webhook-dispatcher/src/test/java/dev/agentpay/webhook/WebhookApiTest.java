@@ -184,7 +184,7 @@ class WebhookApiTest {
                 .body("data", org.hamcrest.Matchers.hasItems("mandate.proposed", "mandate.signed_by_proposer",
                         "mandate.signed_by_both", "mandate.completed", "mandate.disputed", "mandate.in_progress",
                         "mandate.expired", "mandate.anchored", "invoice.settled", "invoice.partially_paid", "invoice.overpaid",
-                        "invoice.paid_late", "disco.benchmark.published"))
+                        "invoice.expired", "invoice.paid_late", "disco.benchmark.published"))
                 .body("data", not(org.hamcrest.Matchers.hasItem("mandate.unknown")));
     }
 

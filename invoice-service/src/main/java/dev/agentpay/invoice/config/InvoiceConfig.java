@@ -19,6 +19,33 @@ public interface InvoiceConfig {
     /** Paging of {@code GET /v1/invoices}. */
     Paging paging();
 
+    /** Invoice deadlines (README "Expiry"). */
+    Expiry expiry();
+
+    /** When invoices expire and how often the sweep runs. */
+    interface Expiry {
+
+        /** Lifetime of an invoice created without {@code expiresAt} (x402-bought invoices too). */
+        @WithDefault("PT24H")
+        java.time.Duration defaultTtl();
+
+        /** Shortest lifetime a request may ask for ({@code expiresAt} at least this far ahead). */
+        @WithDefault("PT60S")
+        java.time.Duration minTtl();
+
+        /** Longest lifetime a request may ask for. */
+        @WithDefault("P30D")
+        java.time.Duration maxTtl();
+
+        /** Period of the sweep that moves PENDING invoices past their deadline to EXPIRED (at least 1 s: the scheduler's floor). */
+        @WithDefault("PT5S")
+        java.time.Duration interval();
+
+        /** Invoices expired per transaction of the sweep. */
+        @WithDefault("200")
+        int batchSize();
+    }
+
     /** List paging. */
     interface Paging {
 

@@ -34,7 +34,8 @@ public record Invoice(
         Instant settledAt,
         Instant createdAt,
         AddressKind addressKind,
-        Instant expiredAt) {
+        Instant expiredAt,
+        Instant expiresAt) {
 
     /** How payments are attributed to the invoice (see README "Matching"). */
     public enum AddressKind {
@@ -44,6 +45,11 @@ public record Invoice(
         MEMO,
         /** EVM invoices created before per-invoice addresses (shared seller wallet): no longer attributed. */
         SELLER
+    }
+
+    /** True when the invoice has a deadline and {@code now} is at or past it. */
+    public boolean dueToExpire(Instant now) {
+        return expiresAt != null && !now.isBefore(expiresAt);
     }
 
     /** Received beyond the amount (0 unless overpaid). */

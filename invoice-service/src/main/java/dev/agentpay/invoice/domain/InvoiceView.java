@@ -24,6 +24,7 @@ public record InvoiceView(
         PaymentDetails paymentDetails,
         String createdAt,
         String settledAt,
+        String expiresAt,
         String expiredAt) {
 
     /** Where and how to pay, and after settlement what paid it. */
@@ -53,7 +54,7 @@ public record InvoiceView(
                         i.txHash(), i.settlementBlockNumber(), i.settlementSource(),
                         i.paidAtomic().toString(), i.payerAddress(), Usdc.fromAtomic(i.paidAtomic()),
                         i.excessAtomic().signum() > 0 ? Usdc.fromAtomic(i.excessAtomic()) : null),
-                iso(i.createdAt()), iso(i.settledAt()), iso(i.expiredAt()));
+                iso(i.createdAt()), iso(i.settledAt()), iso(i.expiresAt()), iso(i.expiredAt()));
     }
 
     private static String iso(Instant t) {

@@ -24,23 +24,32 @@ public class InvoiceRepository {
     private static final String COLUMNS = "id, invoice_number, partner_id, status, amount, currency, customer_email,"
             + " customer_name, description, chain, network_id, payment_address, usdc_address, payable_atomic, memo,"
             + " tx_hash, settlement_block_number, settlement_source, settlement_transfer_id, paid_atomic, payer_address,"
-            + " settled_at, created_at, address_kind, expired_at";
+            + " settled_at, created_at, address_kind, expired_at, expires_at";
 
-    public Uni<Long> nextNumber(SqlClient c) {
-        return c.query("select nextval('invoice_number_seq')").execute()
+    /**
+     * The partner's next invoice number (its own counter, from 1001), in the caller's transaction: the
+     * counter row stays locked until it commits, so numbers follow creation order without gaps and say
+     * nothing about other partners.
+     */
+    public Uni<Long> nextNumber(SqlClient c, String partnerId) {
+        return c.preparedQuery("insert into partner_invoice_counter (partner_id, last_number) values ($1, 1001)"
+                        + " on conflict (partner_id) do update set last_number = partner_invoice_counter.last_number + 1"
+                        + " returning last_number")
+                .execute(Tuple.of(partnerId))
                 .map(rs -> rs.iterator().next().getLong(0));
     }
 
     public Uni<Void> insert(SqlClient c, Invoice i) {
         return c.preparedQuery("insert into invoice (" + COLUMNS + ", updated_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
-                        + " $10, $11, $12, $13, $14, $15, null, null, null, null, 0, null, null, $16, $17, null, $16)")
+                        + " $10, $11, $12, $13, $14, $15, null, null, null, null, 0, null, null, $16, $17, null, $18, $16)")
                 .execute(Tuple.tuple(List.of(i.id(), i.invoiceNumber(), i.partnerId(), i.status().name(), i.amount(),
                         i.currency()))
                         .addString(i.customerEmail()).addString(i.customerName()).addString(i.description())
                         .addString(i.chain()).addString(i.networkId()).addString(i.paymentAddress())
                         .addString(i.usdcAddress()).addBigDecimal(new BigDecimal(i.payableAtomic()))
                         .addString(i.memo()).addOffsetDateTime(Times.db(i.createdAt()))
-                        .addString(i.addressKind().name().toLowerCase(java.util.Locale.ROOT)))
+                        .addString(i.addressKind().name().toLowerCase(java.util.Locale.ROOT))
+                        .addOffsetDateTime(Times.db(i.expiresAt())))
                 .replaceWithVoid();
     }
 
@@ -98,6 +107,29 @@ public class InvoiceRepository {
                 .map(rs -> expectOne(rs, id));
     }
 
+    /**
+     * PENDING invoices past their {@code expires_at} become EXPIRED, at most {@code limit} at a time,
+     * rows other transactions hold skipped; an invoice with an x402 payment in flight or settled but not
+     * yet counted is left alone (that payment was accepted before the deadline). Returns them as changed.
+     */
+    public Uni<List<Invoice>> expireDue(SqlClient c, Instant now, int limit) {
+        return c.preparedQuery("with due as (select id as due_id from invoice where status = 'PENDING' and expires_at <= $1"
+                        + " and not exists (select 1 from x402_payment p where p.invoice_id = invoice.id and p.capability = 'pay'"
+                        + " and p.state in ('SETTLING', 'SETTLED')) order by expires_at limit $2 for update skip locked)"
+                        + " update invoice set status = 'EXPIRED', expired_at = $1, updated_at = $1 from due where id = due_id"
+                        + " returning " + COLUMNS)
+                .execute(Tuple.of(Times.db(now), limit))
+                .map(rs -> Rows.list(rs, r -> map(r)));
+    }
+
+    /** One PENDING invoice to EXPIRED (a payment found it past its deadline); the caller holds its lock. */
+    public Uni<Void> markExpired(SqlClient c, UUID id, Instant at) {
+        return c.preparedQuery("update invoice set status = 'EXPIRED', expired_at = $2, updated_at = $2"
+                        + " where id = $1 and status = 'PENDING'")
+                .execute(Tuple.of(id, Times.db(at)))
+                .map(rs -> expectOne(rs, id));
+    }
+
     /** SETTLED back to PENDING (a reorg took away a payment it needed); the received total is kept as credited. */
     public Uni<Void> markPending(SqlClient c, UUID id, Instant at) {
         return c.preparedQuery("update invoice set status = 'PENDING', tx_hash = null, settlement_block_number = null,"
@@ -130,7 +162,7 @@ public class InvoiceRepository {
                 r.getString("payer_address"), instant(r.getOffsetDateTime("settled_at")),
                 instant(r.getOffsetDateTime("created_at")),
                 Invoice.AddressKind.valueOf(r.getString("address_kind").toUpperCase(java.util.Locale.ROOT)),
-                instant(r.getOffsetDateTime("expired_at")));
+                instant(r.getOffsetDateTime("expired_at")), instant(r.getOffsetDateTime("expires_at")));
     }
 
 

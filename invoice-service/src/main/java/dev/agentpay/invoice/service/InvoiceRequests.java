@@ -20,13 +20,15 @@ import java.util.regex.Pattern;
 /**
  * Validates {@code POST /v1/invoices} bodies. Required: {@code amount}, {@code chain}. Optional:
  * {@code currency} (default and only value {@code USDC}), {@code customerEmail}, {@code customerName},
- * {@code description}. Every refusal is a 400 naming the field; unknown fields are refused too, so a
+ * {@code description}, {@code expiresAt} (ISO 8601 with offset, between {@code invoice.expiry.min-ttl}
+ * and {@code max-ttl} ahead; absent: {@code default-ttl}). Every refusal is a 400 naming the field; unknown fields are refused too, so a
  * typo never silently drops data.
  */
 @ApplicationScoped
 public class InvoiceRequests {
 
-    static final Set<String> FIELDS = Set.of("amount", "currency", "customerEmail", "customerName", "description", "chain");
+    static final Set<String> FIELDS = Set.of("amount", "currency", "customerEmail", "customerName", "description", "chain",
+            "expiresAt");
     private static final ObjectMapper JSON = dev.agentpay.commons.limits.JsonLimits.newMapper()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -58,7 +60,31 @@ public class InvoiceRequests {
         Chain chain = chain(root.get("chain"));
         String email = optionalEmail(root, "customerEmail");
         return new NewInvoice(amount, currency, email, optionalText(root, "customerName", 200),
-                optionalText(root, "description", 1000), chain);
+                optionalText(root, "description", 1000), chain, expiresAt(root.get("expiresAt"), java.time.Instant.now()));
+    }
+
+    /** The optional deadline: an ISO 8601 timestamp with offset, within the configured lifetime bounds. */
+    java.time.Instant expiresAt(JsonNode n, java.time.Instant now) {
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        if (!n.isTextual()) {
+            throw ApiException.invalidField("expiresAt", "must be an ISO 8601 timestamp string");
+        }
+        java.time.Instant at;
+        try {
+            at = java.time.OffsetDateTime.parse(n.asText().trim()).toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            throw ApiException.invalidField("expiresAt", "must be an ISO 8601 timestamp with offset, e.g. 2026-01-31T12:00:00Z");
+        }
+        var expiry = config.expiry();
+        if (at.isBefore(now.plus(expiry.minTtl()))) {
+            throw ApiException.invalidField("expiresAt", "must be at least " + expiry.minTtl().toSeconds() + " s in the future");
+        }
+        if (at.isAfter(now.plus(expiry.maxTtl()))) {
+            throw ApiException.invalidField("expiresAt", "must be at most " + expiry.maxTtl().toDays() + " days in the future");
+        }
+        return at;
     }
 
     private BigDecimal amount(JsonNode n) {

@@ -69,12 +69,13 @@ public class InvoiceService {
         boolean evm = req.chain().kind() == Chain.Kind.EVM;
         // EVM: the invoice's own CREATE2 deposit address; Solana: the seller wallet plus the memo.
         String payTo = evm ? DepositAddress.of(chain.depositFactoryAddress().orElseThrow(), id) : chain.paymentAddress().orElseThrow();
-        return invoices.nextNumber(tx)
+        return invoices.nextNumber(tx, partnerId)
                 .map(number -> new Invoice(id, number, partnerId, InvoiceStatus.PENDING, req.amount(),
                         req.currency(), req.customerEmail(), req.customerName(), req.description(),
                         chain.name(), chain.networkId(), payTo, chain.usdcAddress(), atomic, evm ? null : memo(id),
                         null, null, null, null, BigInteger.ZERO, null, null, now,
-                        evm ? Invoice.AddressKind.DEPOSIT : Invoice.AddressKind.MEMO, null))
+                        evm ? Invoice.AddressKind.DEPOSIT : Invoice.AddressKind.MEMO, null,
+                        req.expiresAt() != null ? req.expiresAt() : now.plus(config.expiry().defaultTtl())))
                 .call(inv -> invoices.insert(tx, inv))
                 .call(inv -> outbox.append(tx, event(InvoiceEvent.CREATED, inv, now)))
                 .map(InvoiceView::of);

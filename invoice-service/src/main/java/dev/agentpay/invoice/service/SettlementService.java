@@ -62,6 +62,9 @@ public class SettlementService {
     @Inject
     Outbox outbox;
 
+    @Inject
+    InvoiceExpiry expiry;
+
     /** Applies one event once; emits whether it changed anything (false for a duplicate delivery). */
     public Uni<Boolean> apply(ChainTransferEvent e) {
         return pool.withTransaction(tx -> idempotent.once(tx, e.eventId(), CONSUMER, c -> switch (e.type()) {
@@ -154,6 +157,15 @@ public class SettlementService {
     public static final String X402_SOURCE = "x402";
 
     private Uni<Void> creditNew(SqlClient c, ChainTransferEvent e, Invoice inv, Instant now) {
+        // a transfer applied after the deadline is late even if the expiry sweep has not run yet; an x402
+        // payment was claimed before the deadline (the sweep leaves its invoice alone) and counts on time
+        if (inv.status() == InvoiceStatus.PENDING && inv.dueToExpire(now) && !X402_SOURCE.equals(e.source())) {
+            return expiry.expire(c, inv, now).flatMap(expired -> creditCounted(c, e, expired, now));
+        }
+        return creditCounted(c, e, inv, now);
+    }
+
+    private Uni<Void> creditCounted(SqlClient c, ChainTransferEvent e, Invoice inv, Instant now) {
         BigInteger total = inv.paidAtomic().add(e.amount());
         boolean settles = inv.status() == InvoiceStatus.PENDING && total.compareTo(inv.payableAtomic()) >= 0;
         Uni<Void> apply = invoices.credit(c, inv.id(), e.amount(), now);
@@ -175,7 +187,7 @@ public class SettlementService {
                     return events;
                 }))
                 .invoke(() -> LOG.infof("invoice %s %s by %s (%s atomic units; received %s of %s)", inv.id(),
-                        settles ? "settled" : "credited", e.aggregateId(), e.amount(), total, inv.payableAtomic()));
+                        settles ? "settled" : inv.status() == InvoiceStatus.EXPIRED ? "credited (paid late)" : "credited", e.aggregateId(), e.amount(), total, inv.payableAtomic()));
     }
 
     static List<String> eventsFor(InvoiceStatus before, boolean settles, Invoice after) {

@@ -87,15 +87,28 @@ class PayInvoiceTest {
 
     @Test
     void theOfficialClientPaysAnInvoiceWhichTheSameAnswerFindsSettledExactlyOnce() {
-        JsonPath inv = TestSupport.create(key, "{\"amount\": 1.25, \"chain\": \"base\"}");
+        // x402 / x402-fetch 1.2.0: the v1 body, X-PAYMENT
+        paidExactlyOnceBy("fetch", "1.25", 1_250_000, "base");
+    }
+
+    @Test
+    void theOfficialV2ClientPaysAnInvoiceExactlyOnce() {
+        // @x402/fetch 2.27.0 + @x402/evm: reads the v2 PAYMENT-REQUIRED header (CAIP-2 eip155:8453), pays with PAYMENT-SIGNATURE
+        paidExactlyOnceBy("fetch-v2", "0.5", 500_000, "eip155:8453");
+    }
+
+    /** One official client pays a fresh invoice end to end; the same answer finds it SETTLED; paying again charges nothing. */
+    private void paidExactlyOnceBy(String op, String amount, long atomic, String network) {
+        JsonPath inv = TestSupport.create(key, "{\"amount\": " + amount + ", \"chain\": \"base\"}");
         String id = inv.getString("data.id");
         String address = inv.getString("data.paymentDetails.paymentAddress");
         BigInteger payerBefore = balance(FacilitatorTestResource.PAYER);
 
-        ObjectNode cmd = X402Client.command("fetch", payUrl(id), "{}");
+        ObjectNode cmd = X402Client.command(op, payUrl(id), "{}");
         cmd.put("maxValue", 2_000_000);
         JsonNode paid = X402Client.run(cmd);
         assertThat(paid.path("status").asInt()).as("%s", paid).isEqualTo(200);
+        assertThat(paid.path("paymentResponse").path("network").asText()).isEqualTo(network);
         JsonNode result = paid.path("body").path("result");
         assertThat(paid.path("body").path("capability").asText()).isEqualTo("pay");
         assertThat(result.path("id").asText()).isEqualTo(id);
@@ -103,23 +116,39 @@ class PayInvoiceTest {
         assertThat(result.path("paymentDetails").path("settlementSource").asText()).isEqualTo("x402");
         String tx = paid.path("paymentResponse").path("transaction").asText();
         assertThat(result.path("paymentDetails").path("txHash").asText()).isEqualTo(tx).startsWith("0x");
-        assertThat(result.path("paymentDetails").path("paidAtomic").asText()).isEqualTo("1250000");
+        assertThat(result.path("paymentDetails").path("paidAtomic").asText()).isEqualTo(Long.toString(atomic));
         assertThat(result.has("customerEmail")).isFalse();
-        // the money sits at the invoice's own address (swept to the seller later by the watcher)
-        assertThat(balance(address)).isEqualTo(BigInteger.valueOf(1_250_000));
-        assertThat(payerBefore.subtract(balance(FacilitatorTestResource.PAYER))).isEqualTo(BigInteger.valueOf(1_250_000));
+        // exactly once: the money moved once, straight to the invoice's own address (swept to the seller later)
+        assertThat(balance(address)).isEqualTo(BigInteger.valueOf(atomic));
+        assertThat(payerBefore.subtract(balance(FacilitatorTestResource.PAYER))).isEqualTo(BigInteger.valueOf(atomic));
         JsonPath owner = TestSupport.get(key, id);
         assertThat(owner.getString("data.status")).isEqualTo("SETTLED");
         assertThat(owner.getString("data.paymentDetails.settlementSource")).isEqualTo("x402");
+        assertThat(owner.getString("data.paymentDetails.txHash")).isEqualTo(tx);
 
         // paying it again is refused before any payment is asked for: nothing charged
         BigInteger payerAfter = balance(FacilitatorTestResource.PAYER);
         Response again = given().post("/v1/invoices/" + id + "/pay");
         assertThat(again.statusCode()).isEqualTo(409);
         assertThat(again.jsonPath().getString("error.code")).isEqualTo("invoice_already_settled");
-        JsonNode retried = X402Client.run(cmd);
-        assertThat(retried.path("status").asInt()).isEqualTo(409);
+        assertThat(X402Client.run(cmd).path("status").asInt()).isEqualTo(409);
         assertThat(balance(FacilitatorTestResource.PAYER)).isEqualTo(payerAfter);
+    }
+
+    @Test
+    void anInvoicePastItsDeadlineIsRefusedWithoutAChallenge() {
+        String deadline = java.time.Instant.now().plusSeconds(3).toString();
+        String id = TestSupport.create(key, "{\"amount\": 1, \"chain\": \"base\", \"expiresAt\": \"" + deadline + "\"}")
+                .getString("data.id");
+        BigInteger payerBefore = balance(FacilitatorTestResource.PAYER);
+        TestSupport.await("deadline passed", java.time.Duration.ofSeconds(10),
+                () -> java.time.Instant.now().isAfter(java.time.Instant.parse(deadline)));
+        Response r = given().post("/v1/invoices/" + id + "/pay");
+        assertThat(r.statusCode()).isEqualTo(410);
+        assertThat(r.jsonPath().getString("error.code")).isEqualTo("invoice_expired");
+        ObjectNode cmd = X402Client.command("fetch-v2", payUrl(id), "{}");
+        assertThat(X402Client.run(cmd).path("status").asInt()).isEqualTo(410);
+        assertThat(balance(FacilitatorTestResource.PAYER)).isEqualTo(payerBefore);
     }
 
     @Test

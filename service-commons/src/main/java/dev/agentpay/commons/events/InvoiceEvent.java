@@ -6,7 +6,7 @@ import java.util.UUID;
 
 /**
  * An invoice change ({@code invoice.created}, {@code invoice.partially_paid}, {@code invoice.settled},
- * {@code invoice.overpaid}, {@code invoice.paid_late}, {@code invoice.unsettled}).
+ * {@code invoice.overpaid}, {@code invoice.expired}, {@code invoice.paid_late}, {@code invoice.unsettled}).
  *
  * @param invoice the full Invoice object as the API returns it (the webhook {@code data})
  */
@@ -27,6 +27,8 @@ public record InvoiceEvent(
     public static final String PARTIALLY_PAID = "invoice.partially_paid";
     /** The invoice received more than its amount ({@code excessAmount}); after or together with {@code invoice.settled}. */
     public static final String OVERPAID = "invoice.overpaid";
+    /** The invoice reached its {@code expiresAt} while PENDING: it is EXPIRED and can no longer be paid. */
+    public static final String EXPIRED = "invoice.expired";
     /** A payment arrived after the invoice expired (it stays EXPIRED). */
     public static final String PAID_LATE = "invoice.paid_late";
     public static final int SCHEMA_VERSION = 1;

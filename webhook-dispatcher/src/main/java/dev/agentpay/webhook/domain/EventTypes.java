@@ -26,6 +26,7 @@ public final class EventTypes {
             InvoiceEvent.PARTIALLY_PAID,
             InvoiceEvent.SETTLED,
             InvoiceEvent.OVERPAID,
+            InvoiceEvent.EXPIRED,
             InvoiceEvent.PAID_LATE,
             InvoiceEvent.UNSETTLED,
             PlatformEvent.BENCHMARK_PUBLISHED,

@@ -93,7 +93,7 @@ public class X402Requests {
         Chain chain = Chain.of(config.invoices().chain())
                 .orElseThrow(() -> new IllegalStateException("x402.invoices.chain is not a chain-table value"));
         return new NewInvoice(new BigDecimal(req.get("amount").asText()).setScale(6), "USDC", nullable(req, "email"),
-                nullable(req, "recipient"), nullable(req, "description"), chain);
+                nullable(req, "recipient"), nullable(req, "description"), chain, null);
     }
 
     private static String nullable(JsonNode req, String f) {

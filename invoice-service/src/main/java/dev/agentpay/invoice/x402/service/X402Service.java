@@ -131,13 +131,9 @@ public class X402Service {
      */
     public Uni<X402Result> payInvoice(String id, String xPayment, String paymentSignature, String resourceUrl) {
         return byCapability(id).flatMap(inv -> {
-            if (inv.status() == dev.agentpay.invoice.domain.InvoiceStatus.SETTLED) {
-                return Uni.createFrom().failure(new ApiException(409, "invoice_already_settled",
-                        "invoice " + inv.id() + " is already SETTLED; nothing to pay"));
-            }
-            if (inv.status() == dev.agentpay.invoice.domain.InvoiceStatus.EXPIRED) {
-                return Uni.createFrom().failure(new ApiException(410, "invoice_expired",
-                        "invoice " + inv.id() + " has EXPIRED and can no longer be paid"));
+            ApiException closed = unpayable(inv, Instant.now());
+            if (closed != null) {
+                return Uni.createFrom().failure(closed);
             }
             java.math.BigInteger due = inv.payableAtomic().subtract(inv.paidAtomic());
             List<PaymentRequirement> reqs = challenges.forInvoice(inv, due, resourceUrl);
@@ -149,6 +145,19 @@ public class X402Service {
             ObjectNode request = JSON.createObjectNode().put("invoice_id", inv.id().toString());
             return pay(Capability.PAY, request, xPayment, paymentSignature, resourceUrl, reqs, inv.id());
         });
+    }
+
+    /** Why an invoice cannot be paid now (409 settled, 410 expired or past its deadline), else null. */
+    private static ApiException unpayable(Invoice inv, Instant now) {
+        if (inv.status() == dev.agentpay.invoice.domain.InvoiceStatus.SETTLED) {
+            return new ApiException(409, "invoice_already_settled", "invoice " + inv.id() + " is already SETTLED; nothing to"
+                    + " pay; you were not charged");
+        }
+        if (inv.status() == dev.agentpay.invoice.domain.InvoiceStatus.EXPIRED || inv.dueToExpire(now)) {
+            return new ApiException(410, "invoice_expired", "invoice " + inv.id() + " has EXPIRED (expiresAt "
+                    + inv.expiresAt() + ") and can no longer be paid; you were not charged");
+        }
+        return null;
     }
 
     /**
@@ -213,7 +222,13 @@ public class X402Service {
         // step that moves money, starts only when both said yes.
         long t0 = System.nanoTime();
         ObjectNode requirement = Challenges.v1(payment.requirement());
-        Uni<Boolean> claim = pool.withTransaction(c -> payments.claim(c, row))
+        // an invoice payment is claimed only while its invoice is PENDING and before its deadline (the
+        // invoice row locked), so the expiry sweep never expires an invoice under an accepted payment
+        Uni<Boolean> claim = pool.withTransaction(c -> target == null ? payments.claim(c, row)
+                        : invoices.lock(c, target).flatMap(inv -> {
+                            ApiException closed = unpayable(inv, now);
+                            return closed != null ? Uni.createFrom().<Boolean>failure(closed) : payments.claim(c, row);
+                        }))
                 .invoke(x -> phase("claim", t0))
                 .onFailure(X402Service::payOnceViolation).transform(t -> new PaymentRefused("invoice_payment_in_progress",
                         "invoice " + target + " already has an x402 payment in flight or done; you were not charged"));
@@ -436,7 +451,7 @@ public class X402Service {
     static JsonNode settleResult(Invoice inv) {
         InvoiceView v = InvoiceView.of(inv);
         InvoiceView redacted = new InvoiceView(v.id(), v.invoiceNumber(), v.status(), v.amount(), v.currency(), null,
-                null, null, v.paymentDetails(), v.createdAt(), v.settledAt(), v.expiredAt());
+                null, null, v.paymentDetails(), v.createdAt(), v.settledAt(), v.expiresAt(), v.expiredAt());
         return dev.agentpay.commons.events.EventCodec.mapper().valueToTree(redacted);
     }
 
