@@ -1,10 +1,11 @@
 package dev.agentpay.anchor;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 
 import dev.agentpay.anchor.contract.MandateAnchor;
 import dev.agentpay.anchor.support.AnchorChainTestResource;
-import dev.agentpay.anchor.support.Await;
 import dev.agentpay.anchor.support.ChainView;
 import dev.agentpay.anchor.support.KafkaIo;
 import dev.agentpay.commons.events.AnchorReceiptEvent;
@@ -144,7 +145,10 @@ class AnchoringTest {
         KafkaIo.publish(later);
         KafkaIo.flush();
         awaitReceipts(List.of(later), Duration.ofSeconds(30));
-        sleep(1500); // any duplicate anchor would have been mined and published by now
+        // any duplicate anchor would be mined and published within a few blocks (1 s each): none may appear
+        await("no duplicate anchor or receipt").during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(10))
+                .until(() -> KafkaIo.receipts(e.transitionId()).size() == 1 && KafkaIo.receipts(later.transitionId()).size() == 1
+                        && ChainView.logsFor(AnchorChainTestResource.contract(), hash).size() == 2);
 
         assertThat(KafkaIo.receipts(e.transitionId())).hasSize(1);
         assertThat(KafkaIo.receipts(later.transitionId())).hasSize(1);
@@ -165,17 +169,8 @@ class AnchoringTest {
     }
 
     static void awaitReceipts(List<MandateEvent> events, Duration timeout) {
-        Await.until(timeout, () -> events.stream().allMatch(e -> !KafkaIo.receipts(e.transitionId()).isEmpty()),
-                () -> events.stream().filter(e -> KafkaIo.receipts(e.transitionId()).isEmpty()).count()
-                        + " of " + events.size() + " transitions without receipt");
-    }
-
-    static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        await("transitions without receipt (of " + events.size() + ")").atMost(timeout)
+                .until(() -> events.stream().filter(e -> KafkaIo.receipts(e.transitionId()).isEmpty()).count(), equalTo(0L));
     }
 
     static String json(MandateEvent e) {

@@ -2,9 +2,9 @@ package dev.agentpay.anchor;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.anchor.support.AnchorChainTestResource;
-import dev.agentpay.anchor.support.Await;
 import dev.agentpay.anchor.support.ChainView;
 import dev.agentpay.anchor.support.KafkaIo;
 import dev.agentpay.commons.events.MandateEvent;
@@ -58,12 +58,12 @@ class NonceGapTest {
     }
 
     private String broadcastTxOf(MandateEvent transition) {
-        Await.until(Duration.ofSeconds(30), () -> {
+        await("transaction of " + transition.transitionId() + " not broadcast").atMost(Duration.ofSeconds(30)).until(() -> {
             RowSet<Row> rs = pool.preparedQuery("select t.tx_hash from anchor_intent i join anchor_tx t on t.nonce = i.tx_nonce"
                     + " where i.transition_id = $1 and t.broadcast_at is not null").execute(Tuple.of(transition.transitionId()))
                     .await().atMost(Duration.ofSeconds(5));
             return rs.size() == 1;
-        }, () -> "transaction of " + transition.transitionId() + " not broadcast");
+        });
         return pool.preparedQuery("select t.tx_hash from anchor_intent i join anchor_tx t on t.nonce = i.tx_nonce where i.transition_id = $1")
                 .execute(Tuple.of(transition.transitionId())).await().atMost(Duration.ofSeconds(5)).iterator().next().getString(0);
     }
@@ -124,19 +124,19 @@ class NonceGapTest {
         // B is signed at the next stored nonce, above the chain's: it could never be mined as it is
         String hashB = KafkaIo.randomHash();
         List<MandateEvent> b = publishFlow(hashB);
-        Await.until(Duration.ofSeconds(30), () -> "DOWN".equals(anchoringCheck()), () -> "readiness did not report the nonce gap");
+        await("readiness did not report the nonce gap").atMost(Duration.ofSeconds(30)).until(() -> "DOWN".equals(anchoringCheck()));
         AnchoringTest.awaitReceipts(b, Duration.ofSeconds(60));
-        Await.until(Duration.ofSeconds(30), () -> "UP".equals(anchoringCheck()), () -> "readiness not UP after healing");
+        await("readiness not UP after healing").atMost(Duration.ofSeconds(30)).until(() -> "UP".equals(anchoringCheck()));
         assertThat(metric("anchor_nonce_gaps_total")).isGreaterThan(gapsBefore);
         // A's confirmed transaction was sent again (same bytes): its anchors are back on this chain, once
-        Await.until(Duration.ofSeconds(10), () -> ChainView.logsFor(AnchorChainTestResource.contract(), hashA).size() == 2,
-                () -> "A's anchors not restored");
-        AnchoringTest.sleep(2500); // a second anchor would be mined and published by now
-        assertAnchoredOnce(hashA, a);
-        assertAnchoredOnce(hashB, b);
-        Await.until(Duration.ofSeconds(15), () -> ChainView.transactionCount(AnvilNode.DEV_ADDRESS_0)
-                == pool.query("select next_nonce from signer_nonce").execute().await().atMost(Duration.ofSeconds(5)).iterator().next().getLong(0),
-                () -> "the chain's nonce does not meet the stored next nonce");
+        await("A's anchors not restored").atMost(Duration.ofSeconds(10)).until(() -> ChainView.logsFor(AnchorChainTestResource.contract(), hashA).size() == 2);
+        // a second anchor would be mined and published within a few blocks: none may appear
+        await("A and B anchored once").during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertAnchoredOnce(hashA, a);
+            assertAnchoredOnce(hashB, b);
+        });
+        await("the chain's nonce does not meet the stored next nonce").atMost(Duration.ofSeconds(15)).until(() -> ChainView.transactionCount(AnvilNode.DEV_ADDRESS_0)
+                == pool.query("select next_nonce from signer_nonce").execute().await().atMost(Duration.ofSeconds(5)).iterator().next().getLong(0));
     }
 
     @Test
@@ -144,19 +144,18 @@ class NonceGapTest {
         // The stored nonce ran ahead of the chain by two with no transaction of ours for those nonces
         // (a database restored from elsewhere, another tool that allocated and never sent): the next batch
         // is signed above the chain's nonce.
-        Await.until(Duration.ofSeconds(30), () -> count("select count(*) from anchor_tx where status = 'SIGNED'") == 0,
-                () -> "open transactions remain from before");
+        await("open transactions remain from before").atMost(Duration.ofSeconds(30)).until(() -> count("select count(*) from anchor_tx where status = 'SIGNED'") == 0);
         pool.query("update signer_nonce set next_nonce = next_nonce + 2").execute().await().atMost(Duration.ofSeconds(5));
         double noopsBefore = metric("anchor_nonce_refilled_total", "kind=\"noop\"");
         String hash = KafkaIo.randomHash();
         List<MandateEvent> c = publishFlow(hash);
         AnchoringTest.awaitReceipts(c, Duration.ofSeconds(60));
         assertThat(metric("anchor_nonce_refilled_total", "kind=\"noop\"")).isEqualTo(noopsBefore + 2);
-        AnchoringTest.sleep(2500); // a second anchor would be mined and published by now
-        assertAnchoredOnce(hash, c);
-        Await.until(Duration.ofSeconds(15), () -> ChainView.transactionCount(AnvilNode.DEV_ADDRESS_0)
-                == pool.query("select next_nonce from signer_nonce").execute().await().atMost(Duration.ofSeconds(5)).iterator().next().getLong(0),
-                () -> "the chain's nonce does not meet the stored next nonce");
+        // a second anchor would be mined and published within a few blocks: none may appear
+        await("C anchored once").during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertAnchoredOnce(hash, c));
+        await("the chain's nonce does not meet the stored next nonce").atMost(Duration.ofSeconds(15)).until(() -> ChainView.transactionCount(AnvilNode.DEV_ADDRESS_0)
+                == pool.query("select next_nonce from signer_nonce").execute().await().atMost(Duration.ofSeconds(5)).iterator().next().getLong(0));
     }
 
     private long count(String sql) {

@@ -2,6 +2,7 @@ package dev.agentpay.discovery;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 
@@ -13,20 +14,17 @@ import dev.agentpay.commons.events.Topics;
 import dev.agentpay.discovery.testing.UpstreamStubResource;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
-import dev.agentpay.localstack.testing.SharedServers;
+import dev.agentpay.localstack.testing.TestKafka;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import java.nio.charset.StandardCharsets;
+import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Properties;
+import java.util.Optional;
 import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 
 /** Publishing a benchmark: admin only, validated, stored with raw logs, announced through the outbox. */
@@ -201,28 +199,15 @@ class BenchmarkTest {
     }
 
     private static JsonNode awaitEvent(String aggregateId) throws Exception {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedServers.kafka().bootstrapServers());
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-test-" + UUID.randomUUID());
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(props)) {
-            c.subscribe(List.of(Topics.PLATFORM_EVENTS));
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (System.currentTimeMillis() < deadline) {
-                for (ConsumerRecord<String, String> rec : c.poll(Duration.ofMillis(500))) {
-                    if (aggregateId.equals(rec.key())) {
-                        JsonNode e = M.readTree(rec.value());
-                        assertThat(new String(rec.headers().lastHeader("event-type").value(), StandardCharsets.UTF_8))
-                                .isEqualTo(PlatformEvent.BENCHMARK_PUBLISHED);
-                        assertThat(new String(rec.headers().lastHeader("event-id").value(), StandardCharsets.UTF_8))
-                                .isEqualTo(e.get("eventId").asText());
-                        return e;
-                    }
-                }
-            }
+        ConsumerRecord<String, String> rec;
+        try (ConsumerTask<String, String> events = TestKafka.collect(Topics.PLATFORM_EVENTS)) {
+            rec = await("a disco.benchmark.published event for " + aggregateId).atMost(Duration.ofSeconds(30))
+                    .until(() -> events.stream().filter(r -> aggregateId.equals(r.key())).findFirst(), Optional::isPresent)
+                    .orElseThrow();
         }
-        throw new AssertionError("no disco.benchmark.published event for " + aggregateId);
+        JsonNode e = M.readTree(rec.value());
+        assertThat(TestKafka.header(rec, "event-type")).isEqualTo(PlatformEvent.BENCHMARK_PUBLISHED);
+        assertThat(TestKafka.header(rec, "event-id")).isEqualTo(e.get("eventId").asText());
+        return e;
     }
 }

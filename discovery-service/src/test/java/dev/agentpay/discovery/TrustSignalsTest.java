@@ -2,6 +2,8 @@ package dev.agentpay.discovery;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpay.commons.events.AnchorReceiptEvent;
@@ -12,19 +14,14 @@ import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.discovery.testing.UpstreamStubResource;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
-import dev.agentpay.localstack.testing.SharedServers;
+import dev.agentpay.localstack.testing.TestKafka;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /** Trust-signal counters fed by real Kafka events, counted once per event, published by the rebuild. */
@@ -51,39 +48,32 @@ class TrustSignalsTest {
         AnchorReceiptEvent a2 = anchor(m1, "tr-" + UUID.randomUUID());
         AnchorReceiptEvent a3 = anchor(m2, "tr-" + UUID.randomUUID());
         InvoiceEvent settled1 = invoice(inv1, InvoiceEvent.SETTLED);
-        try (KafkaProducer<String, String> p = producer()) {
-            send(p, mandate(m1, "mandate.proposed", null, "proposed"), m1);
-            send(p, signed, m1);
-            send(p, signed, m1); // redelivered: same event id
-            send(p, a1, m1);
-            send(p, a1, m1);
-            send(p, a2, m1);
-            send(p, a3, m2);
-            send(p, settled1, inv1);
-            send(p, settled1, inv1);
-            send(p, invoice(inv1, InvoiceEvent.CREATED), inv1);
-            send(p, invoice(inv2, InvoiceEvent.SETTLED), inv2);
-            send(p, invoice(inv2, InvoiceEvent.UNSETTLED), inv2);
-            send(p, invoice(inv2, InvoiceEvent.SETTLED), inv2);
-            // sentinels behind the duplicates on the same partitions: once they count, the duplicates were seen
-            send(p, mandate(m2, "mandate.signed_by_both", "signed_by_proposer", "signed_by_both"), m1);
-            send(p, anchor(m2, "tr-" + UUID.randomUUID()), m1);
-            send(p, invoice(UUID.randomUUID().toString(), InvoiceEvent.SETTLED), inv1);
-            p.flush();
-        }
+        send(mandate(m1, "mandate.proposed", null, "proposed"), m1);
+        send(signed, m1);
+        send(signed, m1); // redelivered: same event id
+        send(a1, m1);
+        send(a1, m1);
+        send(a2, m1);
+        send(a3, m2);
+        send(settled1, inv1);
+        send(settled1, inv1);
+        send(invoice(inv1, InvoiceEvent.CREATED), inv1);
+        send(invoice(inv2, InvoiceEvent.SETTLED), inv2);
+        send(invoice(inv2, InvoiceEvent.UNSETTLED), inv2);
+        send(invoice(inv2, InvoiceEvent.SETTLED), inv2);
+        // sentinels behind the duplicates on the same partitions: once they count, the duplicates were seen
+        send(mandate(m2, "mandate.signed_by_both", "signed_by_proposer", "signed_by_both"), m1);
+        send(anchor(m2, "tr-" + UUID.randomUUID()), m1);
+        send(invoice(UUID.randomUUID().toString(), InvoiceEvent.SETTLED), inv1);
 
-        long deadline = System.currentTimeMillis() + 30_000;
-        Map<String, Integer> now;
         Map<String, Integer> expected = Map.of(
                 "drs_receipts_issued", base.get("drs_receipts_issued") + 2,
                 "mandates_anchored", base.get("mandates_anchored") + 2,
                 "anchored_transitions", base.get("anchored_transitions") + 4,
                 "invoices_settled", base.get("invoices_settled") + 3);
-        do {
-            Thread.sleep(300);
-            now = metrics(rebuildAndRead());
-        } while (!now.equals(expected) && System.currentTimeMillis() < deadline);
-        assertThat(now).isEqualTo(expected);
+        // the sentinels count only once the duplicates before them were read: exactly these figures, no more
+        await("trust signals counting each new fact once").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+                .until(() -> metrics(rebuildAndRead()), equalTo(expected));
         // a further rebuild with nothing new changes nothing, and the section is served with its figures
         JsonPath section = given().get("/disco/sections/trust_signals.json").then().statusCode(200).extract().jsonPath();
         assertThat(section.getInt("metrics.drs_receipts_issued")).isEqualTo(expected.get("drs_receipts_issued"));
@@ -118,18 +108,8 @@ class TrustSignalsTest {
                 type.equals(InvoiceEvent.SETTLED) ? "SETTLED" : "PENDING", M.createObjectNode().put("id", id));
     }
 
-    static KafkaProducer<String, String> producer() {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedServers.kafka().bootstrapServers());
-        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        return new KafkaProducer<>(props);
-    }
-
-    static void send(KafkaProducer<String, String> p, DomainEvent e, String key) throws Exception {
-        ProducerRecord<String, String> r = new ProducerRecord<>(e.topic(), key, EventCodec.encode(e));
-        r.headers().add("event-id", e.eventId().toString().getBytes(StandardCharsets.UTF_8));
-        r.headers().add("event-type", e.type().getBytes(StandardCharsets.UTF_8));
-        p.send(r).get();
+    /** Sends {@code e} under {@code key} (a sentinel rides on another aggregate's partition) and waits for the acknowledgement. */
+    static void send(DomainEvent e, String key) {
+        TestKafka.send(TestKafka.record(e.topic(), key, EventCodec.encode(e), e.eventId().toString(), e.type()));
     }
 }

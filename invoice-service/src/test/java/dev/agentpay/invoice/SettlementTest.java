@@ -6,6 +6,7 @@ import static dev.agentpay.invoice.TestSupport.transfer;
 import static dev.agentpay.invoice.TestSupport.txHash;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.commons.auth.PartnerRegistry;
 import dev.agentpay.commons.events.ChainTransferEvent;
@@ -14,22 +15,18 @@ import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
-import dev.agentpay.localstack.testing.SharedServers;
+import dev.agentpay.localstack.testing.TestKafka;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import jakarta.inject.Inject;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -119,8 +116,8 @@ class SettlementTest {
         }
         assertThat(invoiceEvents(open.get(0).getString("data.id"), 2)).extracting(InvoiceEvent::type)
                 .containsExactly(InvoiceEvent.CREATED, InvoiceEvent.SETTLED);
-        settleSentinel();
-        assertThat(unmatched()).anySatisfy(u -> assertThat(u).containsEntry("txHash", toSeller).containsEntry("reason", "not_an_invoice_address"));
+        await("the transfer to the seller recorded as unmatched").atMost(WAIT).untilAsserted(() -> assertThat(unmatched())
+                .anySatisfy(u -> assertThat(u).containsEntry("txHash", toSeller).containsEntry("reason", "not_an_invoice_address")));
     }
 
     @Test
@@ -130,7 +127,7 @@ class SettlementTest {
         String to = inv.getString("data.paymentDetails.paymentAddress");
         String first = txHash();
         publish(transfer(ChainTransferEvent.DETECTED, "polygon", first, to, POLYGON_USDC, new BigInteger("4000000"), null));
-        TestSupport.await("partial payment credited", WAIT, () -> "4000000".equals(TestSupport.get(key, id).getString("data.paymentDetails.paidAtomic")));
+        await("partial payment credited").atMost(WAIT).until(() -> "4000000".equals(TestSupport.get(key, id).getString("data.paymentDetails.paidAtomic")));
         JsonPath partial = TestSupport.get(key, id);
         assertThat(partial.getString("data.status")).isEqualTo("PENDING");
         assertThat(partial.getString("data.paymentDetails.paidAmount")).isEqualTo("4");
@@ -145,8 +142,7 @@ class SettlementTest {
 
         String late = txHash();
         publish(transfer(ChainTransferEvent.DETECTED, "polygon", late, to, POLYGON_USDC, new BigInteger("1000000"), null));
-        TestSupport.await("payment after settlement credited", WAIT,
-                () -> "11500000".equals(TestSupport.get(key, id).getString("data.paymentDetails.paidAtomic")));
+        await("payment after settlement credited").atMost(WAIT).until(() -> "11500000".equals(TestSupport.get(key, id).getString("data.paymentDetails.paidAtomic")));
         JsonPath after = TestSupport.get(key, id);
         assertThat(after.getString("data.status")).isEqualTo("SETTLED");
         assertThat(after.getString("data.paymentDetails.txHash")).isEqualTo(second);
@@ -173,7 +169,7 @@ class SettlementTest {
         // the whole amount arrives late: credited and reported, the invoice stays EXPIRED (the merchant decides)
         String late = txHash();
         publish(transfer(ChainTransferEvent.DETECTED, "base", late, to, BASE_USDC, new BigInteger("7000000"), null));
-        TestSupport.await("late payment credited", WAIT,
+        await("late payment credited").atMost(WAIT).until(
                 () -> "7000000".equals(TestSupport.get(key, id).getString("data.paymentDetails.paidAtomic")));
         JsonPath after = TestSupport.get(key, id);
         assertThat(after.getString("data.status")).isEqualTo("EXPIRED");
@@ -216,13 +212,15 @@ class SettlementTest {
         publish(transfer(ChainTransferEvent.DETECTED, "base", wrongTo, "0x000000000000000000000000000000000000c0de", BASE_USDC, payable, null));
         // the same address on another chain is another chain's address (another factory): not this invoice
         publish(transfer(ChainTransferEvent.DETECTED, "polygon", wrongChain, to, POLYGON_USDC, payable, null));
-        settleSentinel();
+        // each transfer recorded as unmatched proves it was consumed (and refused) before the invoice is looked at
+        await("the three transfers recorded as unmatched").atMost(WAIT).untilAsserted(() -> {
+            List<Map<String, Object>> u = unmatched();
+            assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongToken).containsEntry("reason", "not_usdc"));
+            assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongTo).containsEntry("reason", "not_an_invoice_address"));
+            assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongChain).containsEntry("reason", "not_an_invoice_address"));
+        });
         assertThat(TestSupport.get(key, inv.getString("data.id")).getString("data.status")).isEqualTo("PENDING");
         assertThat(TestSupport.get(key, inv.getString("data.id")).getString("data.paymentDetails.paidAtomic")).isEqualTo("0");
-        List<Map<String, Object>> u = unmatched();
-        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongToken).containsEntry("reason", "not_usdc"));
-        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongTo).containsEntry("reason", "not_an_invoice_address"));
-        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongChain).containsEntry("reason", "not_an_invoice_address"));
         given().get("/admin/transfers/unmatched").then().statusCode(401);
     }
 
@@ -260,12 +258,14 @@ class SettlementTest {
         publish(transfer(ChainTransferEvent.DETECTED, "solana", wrongMint, SOL_SELLER, "So11111111111111111111111111111111111111112", payable, memo));
         publish(transfer(ChainTransferEvent.DETECTED, "solana", wrongMemo, SOL_SELLER, SOL_MINT, payable, UUID.randomUUID().toString()));
         publish(transfer(ChainTransferEvent.DETECTED, "solana", noMemo, SOL_SELLER, SOL_MINT, payable, null));
-        settleSentinel();
+        // each transfer recorded as unmatched proves it was consumed (and refused) before the invoice is looked at
+        await("the three transfers recorded as unmatched").atMost(WAIT).untilAsserted(() -> {
+            List<Map<String, Object>> u = unmatched();
+            assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongMint).containsEntry("reason", "not_usdc"));
+            assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongMemo).containsEntry("reason", "no_invoice_for_memo"));
+            assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", noMemo).containsEntry("reason", "no_invoice_for_memo"));
+        });
         assertThat(TestSupport.get(key, id).getString("data.status")).isEqualTo("PENDING");
-        List<Map<String, Object>> u = unmatched();
-        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongMint).containsEntry("reason", "not_usdc"));
-        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", wrongMemo).containsEntry("reason", "no_invoice_for_memo"));
-        assertThat(u).anySatisfy(m -> assertThat(m).containsEntry("txHash", noMemo).containsEntry("reason", "no_invoice_for_memo"));
 
         publish(transfer(ChainTransferEvent.DETECTED, "solana", txHash(), SOL_SELLER, SOL_MINT, BigInteger.ONE, memo));
         String sig = "5" + "j".repeat(86);
@@ -295,23 +295,9 @@ class SettlementTest {
         assertThat(settled.getString("data.paymentDetails.chain")).isEqualTo(chain);
     }
 
-    /** Waits until everything published so far is applied: a sentinel invoice settled after it. */
-    private void settleSentinel() {
-        JsonPath s = create(key, "{\"amount\": 0.000001, \"chain\": \"skale\"}");
-        publish(transfer(ChainTransferEvent.DETECTED, "skale", txHash(), s.getString("data.paymentDetails.paymentAddress"),
-                "0x85889c8c714505E0c94b30fcfcF64fE3Ac8FCb20", new BigInteger(s.getString("data.paymentDetails.payableAtomic")), null));
-        // one partition per key: wait for the sentinel plus a margin for other partitions
-        awaitStatus(s.getString("data.id"), "SETTLED");
-        try {
-            Thread.sleep(300);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     private JsonPath awaitStatus(String id, String status) {
         JsonPath[] last = new JsonPath[1];
-        TestSupport.await("invoice " + id + " " + status, WAIT, () -> {
+        await("invoice " + id + " " + status).atMost(WAIT).until(() -> {
             last[0] = TestSupport.get(key, id);
             return status.equals(last[0].getString("data.status"));
         });
@@ -324,28 +310,16 @@ class SettlementTest {
     }
 
     private static List<InvoiceEvent> invoiceEvents(String invoiceId, int expected) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedServers.kafka().bootstrapServers());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID());
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<InvoiceEvent> out = new ArrayList<>();
-        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
-            c.subscribe(List.of(Topics.INVOICE_EVENTS));
-            long deadline = System.nanoTime() + WAIT.toNanos();
-            while (System.nanoTime() < deadline && out.size() < expected) {
-                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
-                    if (invoiceId.equals(r.key())) {
-                        out.add(EventCodec.decode(r.value(), InvoiceEvent.class));
-                    }
-                }
-            }
-            // nothing more than expected arrives shortly after
-            for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(500))) {
-                if (invoiceId.equals(r.key())) {
-                    out.add(EventCodec.decode(r.value(), InvoiceEvent.class));
-                }
-            }
+        try (ConsumerTask<String, String> events = TestKafka.collect(Topics.INVOICE_EVENTS)) {
+            await(expected + " events of " + invoiceId).atMost(WAIT).until(() -> eventsOf(events, invoiceId), l -> l.size() >= expected);
+            // and nothing more than expected arrives shortly after
+            await("no more than " + expected + " events of " + invoiceId).during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+                    .until(() -> eventsOf(events, invoiceId), l -> l.size() == expected);
+            return eventsOf(events, invoiceId);
         }
-        return out;
+    }
+
+    private static List<InvoiceEvent> eventsOf(ConsumerTask<String, String> events, String invoiceId) {
+        return events.stream().filter(r -> invoiceId.equals(r.key())).map(r -> EventCodec.decode(r.value(), InvoiceEvent.class)).toList();
     }
 }

@@ -5,29 +5,18 @@ import static io.restassured.RestAssured.given;
 import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.commons.auth.PartnerRegistry;
 import dev.agentpay.commons.events.ChainTransferEvent;
-import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.PartnerEvent;
-import dev.agentpay.commons.events.Topics;
-import dev.agentpay.localstack.testing.SharedServers;
+import dev.agentpay.localstack.testing.TestKafka;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Properties;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Helpers shared by the invoice tests: partners, invoices, and watcher events produced to the real broker. */
 public final class TestSupport {
-
-    private static KafkaProducer<String, String> producer;
 
     private TestSupport() {
     }
@@ -50,21 +39,8 @@ public final class TestSupport {
         return given().header("x-api-key", key).get("/v1/invoices/" + id).then().statusCode(200).extract().jsonPath();
     }
 
-    static synchronized void publish(ChainTransferEvent e) {
-        if (producer == null) {
-            Properties p = new Properties();
-            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedServers.kafka().bootstrapServers());
-            p.put(ProducerConfig.ACKS_CONFIG, "all");
-            producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
-        }
-        ProducerRecord<String, String> r = new ProducerRecord<>(Topics.CHAIN_TRANSFERS, e.aggregateId(), EventCodec.encode(e));
-        r.headers().add("event-id", e.eventId().toString().getBytes(StandardCharsets.UTF_8));
-        r.headers().add("event-type", e.type().getBytes(StandardCharsets.UTF_8));
-        try {
-            producer.send(r).get();
-        } catch (Exception ex) {
-            throw new IllegalStateException(ex);
-        }
+    static void publish(ChainTransferEvent e) {
+        TestKafka.send(TestKafka.record(e));
     }
 
     static ChainTransferEvent transfer(String type, String chain, String txHash, String to, String token,
@@ -77,21 +53,5 @@ public final class TestSupport {
 
     static String txHash() {
         return "0x" + ApiKeys.randomHex(32);
-    }
-
-    public static void await(String what, Duration timeout, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new AssertionError("timed out waiting for " + what);
     }
 }

@@ -4,15 +4,16 @@ import static dev.agentpay.mandate.support.AnchorReceipts.receipt;
 import static dev.agentpay.mandate.support.AnchorReceipts.send;
 import static dev.agentpay.mandate.support.AnchorReceipts.tx;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.events.AnchorReceiptEvent;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
-import dev.agentpay.mandate.support.Api;
 import dev.agentpay.mandate.support.Api.TestMandate;
 import dev.agentpay.mandate.support.Api.TestPartner;
+import dev.agentpay.mandate.support.Api;
 import dev.agentpay.mandate.support.MandateEvents;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -44,8 +45,7 @@ class AnchorReceiptTest {
         UUID first = UUID.randomUUID();
         send(receipt(first, m, j, 1, tx('a'), 100));
         send(receipt(first, m, j, 1, tx('a'), 100)); // redelivered
-        Api.await(Duration.ofSeconds(20), () -> tx('a').equals(Api.get(m).jsonPath().getString("data.transitions[1].anchor_tx_hash")),
-                "anchor of signed_by_proposer");
+        await("anchor of signed_by_proposer").atMost(Duration.ofSeconds(20)).until(() -> tx('a').equals(Api.get(m).jsonPath().getString("data.transitions[1].anchor_tx_hash")));
         JsonPath after = Api.get(m).jsonPath();
         assertThat(after.getString("data.transitions[0].anchor_tx_hash")).isNull();
         assertThat(after.getLong("data.transitions[1].anchor_block_number")).isEqualTo(100L);
@@ -56,8 +56,7 @@ class AnchorReceiptTest {
         send(receipt(first, m, j, 1, tx('a'), 100));
         send(receipt(UUID.randomUUID(), m, j, 2, tx('c'), 121));
         // same key, same partition: once the last one is applied, the ones before it were processed
-        Api.await(Duration.ofSeconds(20), () -> tx('c').equals(Api.get(m).jsonPath().getString("data.transitions[2].anchor_tx_hash")),
-                "anchor of signed_by_both");
+        await("anchor of signed_by_both").atMost(Duration.ofSeconds(20)).until(() -> tx('c').equals(Api.get(m).jsonPath().getString("data.transitions[2].anchor_tx_hash")));
         assertThat(Api.get(m).jsonPath().getString("data.transitions[1].anchor_tx_hash")).isEqualTo(tx('b'));
 
         String receiptId = j.getString("data.drs_receipt_id");
@@ -74,8 +73,8 @@ class AnchorReceiptTest {
                 "not-a-uuid", "0x00", "completed", 84532L, tx('d'), 1, 0));
         send(receipt(UUID.randomUUID(), m, j, 0, tx('e'), 130));
         send(receipt(UUID.randomUUID(), m, j, 2, tx('f'), 131));
-        Api.await(Duration.ofSeconds(20), () -> Objects.equals(tx('f'),
-                Api.get(m).jsonPath().getString("data.transitions[2].anchor_tx_hash")), "later receipt");
+        await("later receipt").atMost(Duration.ofSeconds(20)).until(() -> Objects.equals(tx('f'),
+                Api.get(m).jsonPath().getString("data.transitions[2].anchor_tx_hash")));
         assertThat(Api.get(m).jsonPath().getString("data.transitions[0].anchor_tx_hash")).isNull();
         assertThat(Api.get(m).asString()).doesNotContain(tx('d')).doesNotContain(tx('e'));
     }
@@ -160,7 +159,7 @@ class AnchorReceiptTest {
     }
 
     private static List<MandateEvents.Received> awaitAnchored(TestMandate m, int count) {
-        Api.await(Duration.ofSeconds(20), () -> anchoredOf(m).size() >= count, count + " mandate.anchored of " + m.id());
+        await(count + " mandate.anchored of " + m.id()).atMost(Duration.ofSeconds(20)).until(() -> anchoredOf(m).size() >= count);
         return anchoredOf(m);
     }
 

@@ -5,6 +5,7 @@ import static dev.agentpay.mandate.support.AnchorReceipts.send;
 import static dev.agentpay.mandate.support.AnchorReceipts.sendRaw;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.commons.consumer.Consumers;
 import dev.agentpay.commons.events.Topics;
@@ -12,23 +13,22 @@ import dev.agentpay.localstack.PostgresServer;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
 import dev.agentpay.localstack.testing.SharedServers;
-import dev.agentpay.mandate.support.Api;
+import dev.agentpay.localstack.testing.TestKafka;
 import dev.agentpay.mandate.support.Api.TestMandate;
 import dev.agentpay.mandate.support.Api.TestPartner;
+import dev.agentpay.mandate.support.Api;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
+import java.util.Optional;
 import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
@@ -88,18 +88,20 @@ class DatabaseOutageTest {
             sendRaw(mandates.get(0).id(), "{\"not\":\"a receipt\",\"mark\":\"" + poisonMark + "\"}", UUID.randomUUID().toString(),
                     "mandate.anchored");
             // the consumer keeps trying (counted) and reports itself stalled
-            Api.await(Duration.ofSeconds(60), () -> retries() >= retriesBefore + 3, "retries counted during the outage");
-            Api.await(Duration.ofSeconds(60), () -> "DOWN".equals(consumersCheck()), "readiness reporting the stalled consumer");
+            await("retries counted during the outage").atMost(Duration.ofSeconds(60)).until(() -> retries() >= retriesBefore + 3);
+            await("readiness reporting the stalled consumer").atMost(Duration.ofSeconds(60)).until(() -> "DOWN".equals(consumersCheck()));
+            // the outage itself lasts OUTAGE (its length is the scenario); readiness stays DOWN all along
             Duration left = OUTAGE.minus(Duration.between(down, Instant.now()));
             if (!left.isNegative()) {
-                Thread.sleep(left.toMillis()); // the outage itself: its length is the scenario, not a wait for a condition
+                await("readiness DOWN for the rest of the outage").during(left).atMost(left.plusSeconds(10))
+                        .until(() -> "DOWN".equals(consumersCheck()));
             }
             assertThat(consumersCheck()).isEqualTo("DOWN");
         } finally {
             pg.allowConnections(db, true);
         }
         // within 90 s of the database's return, every receipt is applied and readiness is UP, without a restart
-        Api.await(Duration.ofSeconds(90), () -> {
+        await("every receipt sent during the outage applied").atMost(Duration.ofSeconds(90)).until(() -> {
             for (int i = 0; i < mandates.size(); i++) {
                 JsonPath j = Api.get(mandates.get(i)).jsonPath();
                 for (int t = 1; t <= 2; t++) {
@@ -109,16 +111,16 @@ class DatabaseOutageTest {
                 }
             }
             return true;
-        }, "every receipt sent during the outage applied");
-        Api.await(Duration.ofSeconds(30), () -> "UP".equals(consumersCheck()), "readiness UP again");
+        });
+        await("readiness UP again").atMost(Duration.ofSeconds(30)).until(() -> "UP".equals(consumersCheck()));
         given().get("/q/health/ready").then().statusCode(200);
 
         ConsumerRecord<String, String> dead = deadLetter(poisonMark);
-        assertThat(header(dead, Consumers.H_TOPIC)).isEqualTo(Topics.ANCHOR_RECEIPTS);
-        assertThat(header(dead, Consumers.H_CONSUMER)).isEqualTo("mandate-service.anchor-receipts");
-        assertThat(header(dead, Consumers.H_REASON)).startsWith("malformed anchor receipt");
-        assertThat(Long.parseLong(header(dead, Consumers.H_OFFSET))).isNotNegative();
-        assertThat(header(dead, "event-type")).isEqualTo("mandate.anchored");
+        assertThat(TestKafka.header(dead, Consumers.H_TOPIC)).isEqualTo(Topics.ANCHOR_RECEIPTS);
+        assertThat(TestKafka.header(dead, Consumers.H_CONSUMER)).isEqualTo("mandate-service.anchor-receipts");
+        assertThat(TestKafka.header(dead, Consumers.H_REASON)).startsWith("malformed anchor receipt");
+        assertThat(Long.parseLong(TestKafka.header(dead, Consumers.H_OFFSET))).isNotNegative();
+        assertThat(TestKafka.header(dead, "event-type")).isEqualTo("mandate.anchored");
         assertThat(dead.key()).isEqualTo(mandates.get(0).id());
     }
 
@@ -126,30 +128,11 @@ class DatabaseOutageTest {
         return "0x" + Integer.toHexString(0xa0 + mandate * 16 + transition).repeat(32);
     }
 
-    private static String header(ConsumerRecord<String, String> r, String key) {
-        var h = r.headers().lastHeader(key);
-        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
-    }
-
     /** Reads the consumer's dead-letter topic from the start until the record carrying {@code mark}. */
     private static ConsumerRecord<String, String> deadLetter(String mark) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedServers.kafka().bootstrapServers());
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, "dlt-reader-" + UUID.randomUUID());
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(props)) {
-            c.subscribe(List.of(Topics.DLT_MANDATE_ANCHOR_RECEIPTS));
-            Instant end = Instant.now().plusSeconds(30);
-            while (Instant.now().isBefore(end)) {
-                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(500))) {
-                    if (r.value().contains(mark)) {
-                        return r;
-                    }
-                }
-            }
+        try (ConsumerTask<String, String> dlt = TestKafka.collect(Topics.DLT_MANDATE_ANCHOR_RECEIPTS)) {
+            return await("a dead letter carrying " + mark).atMost(Duration.ofSeconds(30))
+                    .until(() -> dlt.stream().filter(r -> r.value().contains(mark)).findFirst(), Optional::isPresent).orElseThrow();
         }
-        throw new AssertionError("no dead letter carrying " + mark);
     }
 }

@@ -1,14 +1,15 @@
 package dev.agentpay.mandate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
 import dev.agentpay.mandate.service.ExpiryJob;
-import dev.agentpay.mandate.support.Api;
 import dev.agentpay.mandate.support.Api.TestMandate;
 import dev.agentpay.mandate.support.Api.TestPartner;
+import dev.agentpay.mandate.support.Api;
 import dev.agentpay.mandate.support.MandateEvents;
 import io.quarkus.scheduler.Scheduler;
 import io.quarkus.test.common.WithTestResource;
@@ -64,7 +65,7 @@ class ExpiryTest {
     void theSchedulerExpiresAndEverythingIsRefusedAfterwards() {
         TestMandate m = Api.create(partner, soon(3));
         assertThat(Api.sign(m, "proposer", m.signature()).statusCode()).isEqualTo(200);
-        Api.await(Duration.ofSeconds(20), () -> state(m).equals("expired"), "scheduler expiry");
+        await("scheduler expiry").atMost(Duration.ofSeconds(20)).until(() -> state(m).equals("expired"));
 
         JsonPath j = Api.get(m).jsonPath();
         assertThat(j.getList("data.transitions.to_state")).containsExactly("proposed", "signed_by_proposer", "expired");
@@ -90,8 +91,7 @@ class ExpiryTest {
         scheduler.pause(ExpiryJob.IDENTITY);
         TestMandate m = Api.signedByBoth(partner);
         TestMandate late = Api.create(partner, soon(2));
-        Api.await(Duration.ofSeconds(10), () -> Instant.now().isAfter(Instant.parse(late.expiresAtIso()).plusMillis(200)),
-                "expiry to pass");
+        await("expiry to pass").atMost(Duration.ofSeconds(10)).until(() -> Instant.now().isAfter(Instant.parse(late.expiresAtIso()).plusMillis(200)));
         io.restassured.RestAssured.given().get("/v1/public/mandates/" + late.id()).then()
                 .body("data.state", equalTo("proposed"));
         var r = Api.sign(late, "proposer", late.signature());
@@ -121,14 +121,13 @@ class ExpiryTest {
         Api.sign(done, "proposer", done.signature());
         Api.sign(done, "counterparty", done.signature());
         Api.post(done, "complete", null);
-        Api.await(Duration.ofSeconds(10), () -> Instant.now().isAfter(Instant.parse(both.expiresAtIso()).plusMillis(300)),
-                "expiries to pass");
+        await("expiries to pass").atMost(Duration.ofSeconds(10)).until(() -> Instant.now().isAfter(Instant.parse(both.expiresAtIso()).plusMillis(300)));
         for (TestMandate m : due) {
             assertThat(state(m)).isEqualTo("proposed");
         }
         scheduler.resume(ExpiryJob.IDENTITY);
-        Api.await(Duration.ofSeconds(20), () -> due.stream().allMatch(m -> state(m).equals("expired"))
-                && state(both).equals("expired"), "catch-up");
+        await("catch-up").atMost(Duration.ofSeconds(20)).until(() -> due.stream().allMatch(m -> state(m).equals("expired"))
+                && state(both).equals("expired"));
         assertThat(Api.get(both).jsonPath().getString("data.transitions[4].from_state")).isEqualTo("in_progress");
         // terminal mandates never expire
         assertThat(state(done)).isEqualTo("completed");

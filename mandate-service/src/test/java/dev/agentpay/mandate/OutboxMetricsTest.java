@@ -2,6 +2,7 @@ package dev.agentpay.mandate;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
@@ -25,8 +26,7 @@ class OutboxMetricsTest {
     void publicationsBacklogAndConsumerLagAreExposed() {
         double before = published(given().get("/q/metrics").asString());
         Api.create(Api.newPartner("Metrics"));
-        Api.await(Duration.ofSeconds(20), () -> published(given().get("/q/metrics").asString()) >= before + 2,
-                "the partner and mandate events counted as published");
+        await("the partner and mandate events counted as published").atMost(Duration.ofSeconds(20)).until(() -> published(given().get("/q/metrics").asString()) >= before + 2);
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
         assertThat(metrics).containsPattern("(?m)^agentpay_outbox_backlog(\\{[^}]*})? [0-9.E+]+$")
                 .containsPattern("(?m)^agentpay_outbox_oldest_pending_seconds(\\{[^}]*})? [0-9.E+]+$")

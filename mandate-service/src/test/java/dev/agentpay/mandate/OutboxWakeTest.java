@@ -1,6 +1,7 @@
 package dev.agentpay.mandate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
@@ -65,8 +66,8 @@ class OutboxWakeTest {
             other.preparedQuery("select pg_advisory_xact_lock($1)")
                     .execute(Tuple.of(RELAY_LOCK)).await().atMost(Duration.ofSeconds(10));
             Api.TestMandate m = Api.create(partner);
-            Thread.sleep(1500);
-            assertThat(events.of(m.id())).as("published while the other replica held the relay lock").isEmpty();
+            await("nothing published while the other replica holds the relay lock").during(Duration.ofMillis(1500))
+                    .atMost(Duration.ofSeconds(10)).until(() -> events.of(m.id()).isEmpty());
             tx.commit().await().atMost(Duration.ofSeconds(10));
             long t0 = System.nanoTime();
             assertThat(events.await(m.id(), 1)).hasSize(1);

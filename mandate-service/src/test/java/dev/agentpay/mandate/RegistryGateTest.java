@@ -1,6 +1,7 @@
 package dev.agentpay.mandate;
 
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.agentpay.commons.auth.ApiKeys;
@@ -35,8 +36,7 @@ class RegistryGateTest {
 
     @Test
     void readyOnceTheRegistryCaughtUpThenKeysAreJudged() {
-        Api.await(Duration.ofSeconds(30), () -> given().get("/q/health/ready").statusCode() == 200,
-                "readiness with the partner registry caught up");
+        await("readiness with the partner registry caught up").atMost(Duration.ofSeconds(30)).until(() -> given().get("/q/health/ready").statusCode() == 200);
         given().get("/q/health/ready").then().body("checks.find { it.name == 'partner-registry' }.status", equalTo("UP"));
         given().header("x-api-key", ApiKeys.generate()).get("/v1/mandates/mnd_x").then().statusCode(401)
                 .body("error.code", equalTo("unauthorized"));

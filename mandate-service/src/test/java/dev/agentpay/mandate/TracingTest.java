@@ -1,15 +1,16 @@
 package dev.agentpay.mandate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.commons.events.AnchorReceiptEvent;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
-import dev.agentpay.localstack.testing.SharedServers;
-import dev.agentpay.mandate.support.Api;
+import dev.agentpay.localstack.testing.TestKafka;
 import dev.agentpay.mandate.support.Api.TestPartner;
+import dev.agentpay.mandate.support.Api;
 import dev.agentpay.mandate.support.MandateEvents;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -25,17 +26,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.MDC;
 import org.junit.jupiter.api.Test;
@@ -164,18 +161,11 @@ class TracingTest {
             // a receipt naming a transition that does not exist: the consumer logs a warning inside its transaction
             AnchorReceiptEvent receipt = new AnchorReceiptEvent(eventId, AnchorReceiptEvent.TYPE, "mnd_traced", "p1",
                     Instant.now(), 1, UUID.randomUUID().toString(), "0x00", "completed", 84532L, "0x" + "a".repeat(64), 1, 0);
-            Properties props = new Properties();
-            props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedServers.kafka().bootstrapServers());
-            props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-            props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-            try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
-                ProducerRecord<String, String> rec = new ProducerRecord<>(Topics.ANCHOR_RECEIPTS, receipt.aggregateId(),
-                        EventCodec.encode(receipt));
-                rec.headers().add("traceparent", ("00-" + traceId + "-" + hex(8) + "-01").getBytes(StandardCharsets.UTF_8));
-                producer.send(rec).get();
-            }
-            Api.await(Duration.ofSeconds(20), () -> seen.stream().anyMatch(s -> s[0].contains(eventId.toString())),
-                    "the consumer's warning about " + eventId);
+            ProducerRecord<String, String> rec = TestKafka.record(Topics.ANCHOR_RECEIPTS, receipt.aggregateId(),
+                    EventCodec.encode(receipt), null, null);
+            rec.headers().add("traceparent", ("00-" + traceId + "-" + hex(8) + "-01").getBytes(StandardCharsets.UTF_8));
+            TestKafka.send(rec);
+            await("the consumer's warning about " + eventId).atMost(Duration.ofSeconds(20)).until(() -> seen.stream().anyMatch(s -> s[0].contains(eventId.toString())));
             String[] line = seen.stream().filter(s -> s[0].contains(eventId.toString())).findFirst().orElseThrow();
             assertThat(line[1]).isEqualTo(traceId);
         } finally {

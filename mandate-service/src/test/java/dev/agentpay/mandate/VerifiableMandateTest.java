@@ -1,16 +1,17 @@
 package dev.agentpay.mandate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 
 import dev.agentpay.commons.events.AnchorReceiptEvent;
-import dev.agentpay.mandate.support.Api;
-import dev.agentpay.mandate.support.Api.TestPartner;
-import dev.agentpay.mandate.support.TestSigner;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
+import dev.agentpay.mandate.support.Api.TestPartner;
+import dev.agentpay.mandate.support.Api;
+import dev.agentpay.mandate.support.TestSigner;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -163,8 +164,7 @@ class VerifiableMandateTest {
         dev.agentpay.mandate.support.AnchorReceipts.send(new AnchorReceiptEvent(UUID.randomUUID(), AnchorReceiptEvent.TYPE, id, partner.id(),
                 Instant.now(), 1, signed.getString("data.transitions[2].id"), signed.getString("data.proto_mandate_hash"),
                 "signed_by_both", CHAIN_ID, tx, 77, 3, CONTRACT));
-        Api.await(Duration.ofSeconds(20), () -> tx.equals(get(id).getString("data.transitions[2].anchor_tx_hash")),
-                "the anchor of signed_by_both");
+        await("the anchor of signed_by_both").atMost(Duration.ofSeconds(20)).until(() -> tx.equals(get(id).getString("data.transitions[2].anchor_tx_hash")));
 
         JsonPath proof = RestAssured.given().get("/v1/public/mandates/" + id + "/proof").then().statusCode(200)
                 .body("success", equalTo(true)).extract().jsonPath();

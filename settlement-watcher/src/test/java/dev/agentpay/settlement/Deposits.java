@@ -3,6 +3,7 @@ package dev.agentpay.settlement;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.Topics;
+import dev.agentpay.localstack.testing.TestKafka;
 import dev.agentpay.settlement.service.WatcherLedger;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,12 +11,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
@@ -66,30 +63,13 @@ final class Deposits {
         pd.put("paymentAddress", address);
         InvoiceEvent e = new InvoiceEvent(UUID.randomUUID(), InvoiceEvent.CREATED, invoiceId.toString(), "test-partner",
                 Instant.now(), InvoiceEvent.SCHEMA_VERSION, "PENDING", invoice);
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class));
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
-            producer.send(new ProducerRecord<>(Topics.INVOICE_EVENTS, invoiceId.toString(), EventCodec.encode(e))).get();
-        } catch (Exception ex) {
-            throw new IllegalStateException(ex);
-        }
+        TestKafka.send(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class), TestKafka.record(e));
         return address;
     }
 
     static void awaitRegistered(WatcherLedger ledger, String chain, String address) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (ledger.depositsSince(chain, 0, 1_000_000).await().atMost(Duration.ofSeconds(10)).stream()
-                    .anyMatch(d -> d.address().equals(address.toLowerCase(Locale.ROOT)))) {
-                return;
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(ex);
-            }
-        }
-        throw new AssertionError("the watcher did not register " + address + " on " + chain);
+        Awaitility.await("the watcher registering " + address + " on " + chain).atMost(Duration.ofSeconds(30))
+                .until(() -> ledger.depositsSince(chain, 0, 1_000_000).await().atMost(Duration.ofSeconds(10)).stream()
+                        .anyMatch(d -> d.address().equals(address.toLowerCase(Locale.ROOT))));
     }
 }

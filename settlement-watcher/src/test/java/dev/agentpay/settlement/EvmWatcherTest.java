@@ -4,6 +4,7 @@ import static dev.agentpay.settlement.ChainsTestResource.SELLER;
 import static dev.agentpay.settlement.Deposits.deposit;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.events.ChainTransferEvent;
 import dev.agentpay.localstack.AnvilNode;
@@ -14,7 +15,6 @@ import dev.agentpay.localstack.testing.PostgresTestResource;
 import dev.agentpay.settlement.service.WatcherSupervisor;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import com.fasterxml.jackson.databind.JsonNode;
 import jakarta.inject.Inject;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -93,7 +93,7 @@ class EvmWatcherTest {
 
         // one confirmation short: nothing yet
         rpc.mine(ChainsTestResource.CONFIRMATIONS - 2);
-        assertThat(events.matching(e -> e.txHash().equals(tx), Duration.ofSeconds(1))).isEmpty();
+        events.noneDuring(e -> e.txHash().equals(tx), Duration.ofSeconds(1));
 
         rpc.mine(1);
         ChainTransferEvent e = events.await(ev -> ev.txHash().equals(tx), 1, WAIT).get(0);
@@ -122,9 +122,7 @@ class EvmWatcherTest {
         String sentinel = tx(pay(rpc, usdc("base").address(), deposit("base"), 5_000_000));
         rpc.mine(ChainsTestResource.CONFIRMATIONS);
         events.await(e -> e.txHash().equals(sentinel), 1, WAIT);
-        assertThat(events.matching(e -> e.txHash().equals(otherToken) || e.txHash().equals(otherRecipient) || e.txHash().equals(toSeller),
-                Duration.ofMillis(500)))
-                .isEmpty();
+        events.noneDuring(e -> e.txHash().equals(otherToken) || e.txHash().equals(otherRecipient) || e.txHash().equals(toSeller), Duration.ofMillis(500));
     }
 
     @Test
@@ -138,7 +136,7 @@ class EvmWatcherTest {
         rpc.mine(ChainsTestResource.CONFIRMATIONS);
         // the block is scanned (the sentinel after it is published) while nobody knows the address yet
         events.await(e -> e.txHash().equals(sentinel), 1, WAIT);
-        assertThat(events.matching(e -> e.txHash().equals(tx), Duration.ofMillis(300))).isEmpty();
+        events.noneDuring(e -> e.txHash().equals(tx), Duration.ofMillis(300));
 
         Deposits.announce("skale", java.util.UUID.randomUUID(), late, created);
         ChainTransferEvent e = events.await(ev -> ev.txHash().equals(tx), 1, WAIT).get(0);
@@ -146,7 +144,7 @@ class EvmWatcherTest {
         assertThat(e.amount()).isEqualTo(BigInteger.valueOf(555));
         // published once, whatever the following scans see
         rpc.mine(2);
-        assertThat(events.matching(ev -> ev.txHash().equals(tx), Duration.ofSeconds(1))).hasSize(1);
+        events.countDuring(ev -> ev.txHash().equals(tx), 1, Duration.ofSeconds(1));
     }
 
     @Inject
@@ -191,7 +189,7 @@ class EvmWatcherTest {
         String after = tx(pay(rpc, usdc("polygon").address(), deposit("polygon"), 1_000));
         rpc.mine(ChainsTestResource.CONFIRMATIONS);
         events.await(e -> e.txHash().equals(after), 1, WAIT);
-        assertThat(events.matching(e -> e.txHash().equals(tx), Duration.ofMillis(300))).hasSize(2);
+        events.countDuring(e -> e.txHash().equals(tx), 2, Duration.ofMillis(300));
     }
 
     @Test
@@ -207,7 +205,7 @@ class EvmWatcherTest {
         rpc.mine(250);
         String second = tx(pay(rpc, token, deposit("arbitrum"), 33));
         rpc.mine(250);
-        assertThat(events.matching(e -> e.txHash().equals(first) || e.txHash().equals(second), Duration.ofSeconds(1))).isEmpty();
+        events.noneDuring(e -> e.txHash().equals(first) || e.txHash().equals(second), Duration.ofSeconds(1));
 
         long t0 = System.nanoTime();
         supervisor.start(Chain.ARBITRUM);
@@ -221,7 +219,7 @@ class EvmWatcherTest {
         String sentinel = tx(pay(rpc, token, deposit("arbitrum"), 44));
         rpc.mine(ChainsTestResource.CONFIRMATIONS);
         events.await(e -> e.txHash().equals(sentinel), 1, WAIT);
-        assertThat(events.matching(e -> List.of(before, first, second).contains(e.txHash()), Duration.ofMillis(300))).hasSize(3);
+        events.countDuring(e -> List.of(before, first, second).contains(e.txHash()), 3, Duration.ofMillis(300));
     }
 
     @Test

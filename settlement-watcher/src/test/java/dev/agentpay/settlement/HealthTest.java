@@ -1,9 +1,9 @@
 package dev.agentpay.settlement;
 
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
-import dev.agentpay.localstack.testing.Eventually;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
 import io.quarkus.test.common.WithTestResource;
@@ -20,8 +20,7 @@ class HealthTest {
     @Test
     void readyWithDatabaseAndKafka() {
         // ready once every check passes, the partner registry read to its end included (not at the first instant)
-        Eventually.until(Duration.ofSeconds(60), () -> given().when().get("/q/health/ready").statusCode() == 200,
-                "readiness UP");
+        await("readiness UP").atMost(Duration.ofSeconds(60)).until(() -> given().when().get("/q/health/ready").statusCode() == 200);
         given().when().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
         given().when().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
     }

@@ -130,6 +130,53 @@ class SweepTest {
         assertThat(body.getList("data.chains.chain", String.class)).contains(chain);
     }
 
+    /**
+     * A reorg takes a confirmed sweep out of the chain (its money is back at the deposit address): the
+     * next round notices the receipt is gone, reopens the sweep (its amount out of the ledger) and
+     * broadcasts the same bytes again; once mined again it is confirmed, and the ledger, the address and
+     * the seller wallet each count the money exactly once.
+     */
+    @Test
+    void aSweepTakenOutByAReorgIsReopenedAndCountedOnce() {
+        String chain = "polygon";
+        EvmRpc rpc = EvmWatcherTest.rpc(chain);
+        String usdc = EvmWatcherTest.usdc(chain).address();
+        String factory = chains.get(Chain.POLYGON).depositFactoryAddress().orElseThrow();
+        sweepUntilIdle(); // what other tests left
+        UUID id = UUID.randomUUID();
+        String address = depositAddress(rpc, factory, id);
+        Deposits.announce(chain, id, address);
+        Deposits.awaitRegistered(watcher, chain, address);
+        long amount = 2_345_678;
+        String paid = EvmWatcherTest.tx(EvmWatcherTest.pay(rpc, usdc, address, amount));
+        rpc.mine(ChainsTestResource.CONFIRMATIONS);
+        events.await(e -> e.txHash().equals(paid), 1, WAIT);
+        BigInteger before = UsdcInstaller.balanceOf(rpc, usdc, ChainsTestResource.SELLER);
+        BigInteger sweptBefore = sweptOn(chain);
+        String snapshot = rpc.snapshot();
+
+        Sweeper.Round first = sweeper.sweep(Chain.POLYGON);
+        assertThat(first.outcome()).isEqualTo("confirmed");
+        assertThat(sweptOn(chain).subtract(sweptBefore)).isEqualTo(BigInteger.valueOf(amount));
+
+        assertThat(rpc.revert(snapshot)).isTrue(); // the sweep's block is gone, the payment stays
+        rpc.mine(2);
+        assertThat(UsdcInstaller.balanceOf(rpc, usdc, address)).isEqualTo(BigInteger.valueOf(amount));
+
+        Sweeper.Round again = sweeper.sweep(Chain.POLYGON);
+        assertThat(again.txHash()).isEqualToIgnoringCase(first.txHash()); // the same transaction, not a second one
+        assertThat(again.outcome()).isIn("confirmed", "sent");
+        sweepUntilIdle();
+        assertThat(UsdcInstaller.balanceOf(rpc, usdc, address)).isZero();
+        assertThat(UsdcInstaller.balanceOf(rpc, usdc, ChainsTestResource.SELLER).subtract(before)).isEqualTo(BigInteger.valueOf(amount));
+        assertThat(sweptOn(chain).subtract(sweptBefore)).isEqualTo(BigInteger.valueOf(amount));
+        assertThat(owedOf(List.of(address))).isEmpty();
+    }
+
+    private BigInteger sweptOn(String chain) {
+        return ledger.totals(pool).await().atMost(WAIT).stream().filter(t -> t.chain().equals(chain)).findFirst().orElseThrow().swept();
+    }
+
     private List<SweepRepository.Owed> owedOf(List<String> addresses) {
         return ledger.owed(pool, "polygon", 10_000).await().atMost(WAIT).stream()
                 .filter(o -> addresses.contains(o.address().toLowerCase(Locale.ROOT))).toList();

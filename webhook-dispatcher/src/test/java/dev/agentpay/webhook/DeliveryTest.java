@@ -2,6 +2,7 @@ package dev.agentpay.webhook;
 
 import static dev.agentpay.webhook.support.Api.as;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,16 +13,15 @@ import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
 import dev.agentpay.webhook.support.Api;
-import dev.agentpay.webhook.support.NodeVerifier;
 import dev.agentpay.webhook.support.NodeVerifier.Item;
 import dev.agentpay.webhook.support.NodeVerifier.Verdict;
+import dev.agentpay.webhook.support.NodeVerifier;
 import dev.agentpay.webhook.support.TestEvents;
-import dev.agentpay.webhook.support.TestPartners;
 import dev.agentpay.webhook.support.TestPartners.TestPartner;
-import dev.agentpay.webhook.support.TestReceiver;
+import dev.agentpay.webhook.support.TestPartners;
 import dev.agentpay.webhook.support.TestReceiver.Answer;
 import dev.agentpay.webhook.support.TestReceiver.Received;
-import dev.agentpay.webhook.support.Wait;
+import dev.agentpay.webhook.support.TestReceiver;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -85,8 +85,7 @@ class DeliveryTest {
         sent.add(TestEvents.benchmarkPublished("bench-" + UUID.randomUUID()));
         sent.forEach(TestEvents::send);
 
-        Wait.until("10 deliveries on each endpoint", WAIT,
-                () -> receiver.at(rawPath).size() >= 10 && receiver.at(whsecPath).size() >= 10);
+        await("10 deliveries on each endpoint").atMost(WAIT).until(() -> receiver.at(rawPath).size() >= 10 && receiver.at(whsecPath).size() >= 10);
         List<Item> items = new ArrayList<>();
         for (String path : List.of(rawPath, whsecPath)) {
             List<Received> got = receiver.at(path);
@@ -137,8 +136,10 @@ class DeliveryTest {
         MandateEvent e = TestEvents.mandate("mandate.proposed", "mnd_" + UUID.randomUUID(), p.id());
         TestEvents.send(e);
 
-        Wait.until("three attempts", WAIT, () -> receiver.at(path).size() >= 3);
-        Wait.sleep(3000); // longer than the whole test retry schedule
+        await("three attempts").atMost(WAIT).until(() -> receiver.at(path).size() >= 3);
+        // no fourth attempt over longer than the whole test retry schedule
+        await("no attempt after the success").during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+                .until(() -> receiver.at(path).size() == 3);
         List<Received> got = receiver.at(path);
         assertThat(got).extracting(Received::answered).containsExactly(500, 502, 200);
         assertThat(got).extracting(r -> r.header("webhook-id")).containsOnly(e.eventId().toString());
@@ -172,9 +173,10 @@ class DeliveryTest {
         // An event without an owner is not a broadcast: it reaches nobody.
         TestEvents.send(TestEvents.mandate("mandate.proposed", "mnd_" + UUID.randomUUID(), null));
 
-        Wait.until("partner 1's two events", WAIT, () -> receiver.at(path1).size() >= 2);
-        Wait.until("partner 2's event", WAIT, () -> receiver.at(path2).size() >= 1);
-        Wait.sleep(1500);
+        await("partner 1's two events").atMost(WAIT).until(() -> receiver.at(path1).size() >= 2);
+        await("partner 2's event").atMost(WAIT).until(() -> receiver.at(path2).size() >= 1);
+        await("no delivery to the wrong partner").during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(10))
+                .until(() -> receiver.at(path2).size() == 1 && receiver.at(path1).size() == 2);
         assertThat(receiver.at(path2)).extracting(r -> r.header("webhook-id")).containsExactly(m2.eventId().toString());
         assertThat(receiver.at(path1)).hasSize(2).extracting(r -> r.header("webhook-id")).doesNotContain(m2.eventId().toString());
     }
@@ -189,7 +191,7 @@ class DeliveryTest {
         Api.subscribe(p, receiver.url(notices), List.of("webhook.disabled"), RAW_SECRET);
         TestEvents.send(TestEvents.mandate("mandate.proposed", "mnd_" + UUID.randomUUID(), p.id()));
 
-        Wait.until("the disabled notice", WAIT, () -> receiver.at(notices).size() >= 1);
+        await("the disabled notice").atMost(WAIT).until(() -> receiver.at(notices).size() >= 1);
         as(p).get("/v1/webhooks/" + goneSub).then().statusCode(200)
                 .body("data.status", equalTo("disabled")).body("data.disabledReason", equalTo("endpoint_gone"));
         JsonPath notice = new JsonPath(receiver.at(notices).get(0).bodyText());
@@ -199,8 +201,8 @@ class DeliveryTest {
         assertThat(Api.deliveries(p, goneSub).getString("data[0].status")).isEqualTo("failed");
 
         TestEvents.send(TestEvents.mandate("mandate.proposed", "mnd_" + UUID.randomUUID(), p.id()));
-        Wait.sleep(2000);
-        assertThat(receiver.at(gone)).hasSize(1);
+        await("nothing sent to a disabled subscription").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
+                .until(() -> receiver.at(gone).size() == 1);
         as(p).post("/v1/webhooks/" + goneSub + "/deliveries/" + Api.deliveries(p, goneSub).getString("data[0].id")
                 + "/redeliver").then().statusCode(409).body("error.code", equalTo("webhook_disabled"));
     }
@@ -215,9 +217,10 @@ class DeliveryTest {
         Api.subscribe(p, receiver.url(notices), List.of("webhook.disabled"), RAW_SECRET);
         TestEvents.send(TestEvents.mandate("mandate.proposed", "mnd_" + UUID.randomUUID(), p.id()));
 
-        Wait.until("the disabled notice", WAIT, () -> receiver.at(notices).size() >= 1);
-        Wait.sleep(2500);
-        assertThat(receiver.at(path)).hasSize(4); // the test schedule has four attempts
+        await("the disabled notice").atMost(WAIT).until(() -> receiver.at(notices).size() >= 1);
+        // the test schedule has four attempts: no fifth
+        await("no attempt past the schedule").during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(10))
+                .until(() -> receiver.at(path).size() == 4);
         JsonPath log = Api.deliveries(p, sub);
         assertThat(log.getString("data[0].status")).isEqualTo("failed");
         assertThat(log.getInt("data[0].attemptCount")).isEqualTo(4);
@@ -233,9 +236,9 @@ class DeliveryTest {
         MandateEvent e = TestEvents.mandate("mandate.signed_by_both", "mnd_" + UUID.randomUUID(), p.id());
         TestEvents.send(e);
         TestEvents.send(e);
-        Wait.until("the delivery", WAIT, () -> receiver.at(path).size() >= 1);
-        Wait.sleep(2000);
-        assertThat(receiver.at(path)).hasSize(1);
+        await("the delivery").atMost(WAIT).until(() -> receiver.at(path).size() >= 1);
+        await("the event sent twice delivered once").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
+                .until(() -> receiver.at(path).size() == 1);
         assertThat(Api.deliveries(p, sub).getList("data")).hasSize(1);
     }
 
@@ -248,7 +251,7 @@ class DeliveryTest {
         as(p).body(Map.of("secret", next, "overlapSeconds", 3600)).post("/v1/webhooks/" + sub + "/rotate-secret")
                 .then().statusCode(200);
         TestEvents.send(TestEvents.mandate("mandate.completed", "mnd_" + UUID.randomUUID(), p.id()));
-        Wait.until("the delivery", WAIT, () -> receiver.at(path).size() >= 1);
+        await("the delivery").atMost(WAIT).until(() -> receiver.at(path).size() >= 1);
         Received r = receiver.at(path).get(0);
         assertThat(r.header("x-service-signature")).isEqualTo(hmacHex(next, r.body()));
         assertThat(r.header("x-service-signature-previous")).isEqualTo(hmacHex(RAW_SECRET, r.body()));
@@ -260,7 +263,7 @@ class DeliveryTest {
         as(p).body(Map.of("secret", "third-Secret-no-overlap-99", "overlapSeconds", 0))
                 .post("/v1/webhooks/" + sub + "/rotate-secret").then().statusCode(200);
         TestEvents.send(TestEvents.mandate("mandate.completed", "mnd_" + UUID.randomUUID(), p.id()));
-        Wait.until("the second delivery", WAIT, () -> receiver.at(path).size() >= 2);
+        await("the second delivery").atMost(WAIT).until(() -> receiver.at(path).size() >= 2);
         Received r2 = receiver.at(path).get(1);
         assertThat(r2.header("x-service-signature-previous")).isNull();
         List<Verdict> after = NodeVerifier.verify(List.of(new Item("third-Secret-no-overlap-99", r2), new Item(next, r2)));
@@ -275,7 +278,7 @@ class DeliveryTest {
         receiver.script(path, new Answer(429, Map.of("Retry-After", "3")));
         Api.subscribe(p, receiver.url(path), List.of("mandate.proposed"), RAW_SECRET);
         TestEvents.send(TestEvents.mandate("mandate.proposed", "mnd_" + UUID.randomUUID(), p.id()));
-        Wait.until("the retry", WAIT, () -> receiver.at(path).size() >= 2);
+        await("the retry").atMost(WAIT).until(() -> receiver.at(path).size() >= 2);
         List<Received> got = receiver.at(path);
         long gap = got.get(1).receivedAtMillis() - got.get(0).receivedAtMillis();
         assertThat(gap).as("scheduled retry is 1 s; Retry-After asked 3 s").isGreaterThanOrEqualTo(2900);
@@ -295,10 +298,10 @@ class DeliveryTest {
         MandateEvent second = TestEvents.mandate("mandate.signed_by_proposer", m, p.id());
         MandateEvent other = TestEvents.mandate("mandate.proposed", "mnd_" + UUID.randomUUID(), p.id());
         TestEvents.send(first);
-        Wait.until("the first attempt", WAIT, () -> receiver.at(path).size() >= 1);
+        await("the first attempt").atMost(WAIT).until(() -> receiver.at(path).size() >= 1);
         TestEvents.send(second);
         TestEvents.send(other);
-        Wait.until("all deliveries", WAIT, () -> receiver.at(path).size() >= 4);
+        await("all deliveries").atMost(WAIT).until(() -> receiver.at(path).size() >= 4);
         List<String> ids = receiver.at(path).stream().map(r -> r.header("webhook-id")).toList();
         assertThat(ids).containsExactly(first.eventId().toString(), other.eventId().toString(),
                 first.eventId().toString(), second.eventId().toString());
@@ -311,17 +314,16 @@ class DeliveryTest {
         String sub = Api.subscribe(p, receiver.url(path), List.of("mandate.disputed"), RAW_SECRET);
         MandateEvent e = TestEvents.mandate("mandate.disputed", "mnd_" + UUID.randomUUID(), p.id());
         TestEvents.send(e);
-        Wait.until("the delivery", WAIT, () -> receiver.at(path).size() >= 1);
+        await("the delivery").atMost(WAIT).until(() -> receiver.at(path).size() >= 1);
         String delivery = Api.deliveries(p, sub).getString("data[0].id");
-        Wait.until("the success recorded", WAIT, () -> "succeeded".equals(Api.deliveries(p, sub).getString("data[0].status")));
+        await("the success recorded").atMost(WAIT).until(() -> "succeeded".equals(Api.deliveries(p, sub).getString("data[0].status")));
         as(p).post("/v1/webhooks/" + sub + "/deliveries/" + delivery + "/redeliver").then().statusCode(202)
                 .body("data.id", equalTo(delivery));
-        Wait.until("the redelivery", WAIT, () -> receiver.at(path).size() >= 2);
+        await("the redelivery").atMost(WAIT).until(() -> receiver.at(path).size() >= 2);
         List<Received> got = receiver.at(path);
         assertThat(got.get(1).header("webhook-id")).isEqualTo(e.eventId().toString());
         assertThat(got.get(1).body()).isEqualTo(got.get(0).body());
-        Wait.until("the manual attempt logged", WAIT,
-                () -> Api.delivery(p, sub, delivery).getList("data.attempts").size() == 2);
+        await("the manual attempt logged").atMost(WAIT).until(() -> Api.delivery(p, sub, delivery).getList("data.attempts").size() == 2);
         assertThat(Api.delivery(p, sub, delivery).getList("data.attempts.trigger", String.class))
                 .containsExactly("scheduled", "manual");
     }

@@ -1,6 +1,7 @@
 package dev.agentpay.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.commons.auth.PartnerRegistry;
 import dev.agentpay.commons.events.MandateEvent;
@@ -8,11 +9,10 @@ import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.webhook.support.Api;
 import dev.agentpay.webhook.support.SharedDatabaseResource;
 import dev.agentpay.webhook.support.TestEvents;
-import dev.agentpay.webhook.support.TestPartners;
 import dev.agentpay.webhook.support.TestPartners.TestPartner;
-import dev.agentpay.webhook.support.TestReceiver;
+import dev.agentpay.webhook.support.TestPartners;
 import dev.agentpay.webhook.support.TestReceiver.Answer;
-import dev.agentpay.webhook.support.Wait;
+import dev.agentpay.webhook.support.TestReceiver;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -65,9 +65,8 @@ class RestartPhaseOneTest {
             String sub = Api.subscribe(p, receiver.url(path), List.of("mandate.proposed"), SECRET);
             MandateEvent e = TestEvents.mandate("mandate.proposed", "mnd_" + UUID.randomUUID(), p.id());
             TestEvents.send(e);
-            Wait.until("the first attempt", Duration.ofSeconds(30), () -> receiver.at(path).size() == 1);
-            JsonPath log = Wait.until("the failure recorded", Duration.ofSeconds(10), () -> Api.deliveries(p, sub),
-                    j -> j.getInt("data[0].attemptCount") == 1);
+            await("the first attempt").atMost(Duration.ofSeconds(30)).until(() -> receiver.at(path).size() == 1);
+            JsonPath log = await("the failure recorded").atMost(Duration.ofSeconds(10)).until(() -> Api.deliveries(p, sub), j -> j.getInt("data[0].attemptCount") == 1);
             assertThat(log.getString("data[0].status")).isEqualTo("pending");
             assertThat(OffsetDateTime.parse(log.getString("data[0].nextAttemptAt"))).isAfter(OffsetDateTime.now());
             System.setProperty("wht.restart.partner", p.id());

@@ -1,6 +1,7 @@
 package dev.agentpay.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.commons.auth.PartnerRegistry;
@@ -9,7 +10,6 @@ import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.webhook.support.Api;
 import dev.agentpay.webhook.support.SharedDatabaseResource;
 import dev.agentpay.webhook.support.TestPartners.TestPartner;
-import dev.agentpay.webhook.support.Wait;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -60,11 +60,10 @@ class RestartPhaseTwoTest {
                 throw new IllegalStateException(e);
             }
         };
-        Wait.until("the retried delivery", Duration.ofSeconds(40), () -> log.get().size() >= 2);
-        JsonPath j = Wait.until("the success recorded", Duration.ofSeconds(10), () -> Api.deliveries(p, sub),
-                d -> "succeeded".equals(d.getString("data[0].status")));
+        await("the retried delivery").atMost(Duration.ofSeconds(40)).until(() -> log.get().size() >= 2);
+        JsonPath j = await("the success recorded").atMost(Duration.ofSeconds(10)).until(() -> Api.deliveries(p, sub), d -> "succeeded".equals(d.getString("data[0].status")));
         assertThat(j.getInt("data[0].attemptCount")).isEqualTo(2);
-        Wait.sleep(2000);
+        await("no third attempt").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).until(() -> log.get().size() == 2);
         assertThat(log.get()).containsExactly("/restart " + event + " 1 503", "/restart " + event + " 2 200");
         JsonPath detail = Api.delivery(p, sub, j.getString("data[0].id"));
         assertThat(detail.getList("data.attempts.responseCode", Integer.class)).containsExactly(503, 200);

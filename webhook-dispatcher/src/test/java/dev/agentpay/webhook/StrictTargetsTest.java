@@ -2,6 +2,7 @@ package dev.agentpay.webhook;
 
 import static dev.agentpay.webhook.support.Api.as;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.agentpay.commons.auth.PartnerRegistry;
@@ -9,10 +10,9 @@ import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
 import dev.agentpay.webhook.support.Api;
 import dev.agentpay.webhook.support.TestEvents;
-import dev.agentpay.webhook.support.TestPartners;
 import dev.agentpay.webhook.support.TestPartners.TestPartner;
+import dev.agentpay.webhook.support.TestPartners;
 import dev.agentpay.webhook.support.TestReceiver;
-import dev.agentpay.webhook.support.Wait;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -104,8 +104,7 @@ class StrictTargetsTest {
                     .execute(Tuple.of(sub, p.id(), receiver.url("/turned-private"), new String[] {"mandate.proposed"}, SECRET))
                     .await().atMost(Duration.ofSeconds(10));
             TestEvents.send(TestEvents.mandate("mandate.proposed", "mnd_" + UUID.randomUUID(), p.id()));
-            JsonPath log = Wait.until("a refused attempt", Duration.ofSeconds(30), () -> Api.deliveries(p, sub.toString()),
-                    j -> j.getInt("data.size()") == 1 && j.getInt("data[0].attemptCount") >= 1);
+            JsonPath log = await("a refused attempt").atMost(Duration.ofSeconds(30)).until(() -> Api.deliveries(p, sub.toString()), j -> j.getInt("data.size()") == 1 && j.getInt("data[0].attemptCount") >= 1);
             assertThat(log.getString("data[0].lastError")).contains("target refused");
             assertThat((Object) log.get("data[0].lastResponseCode")).isNull();
             assertThat(receiver.total()).isZero();

@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
@@ -78,7 +80,7 @@ class DepositAddressIT {
         }
         // the chain-wide invariant: USDC at deposit addresses + swept = received, once no sweep is in flight
         // (a mined sweep is in the ledger only after the watcher read its receipt)
-        Map<String, Object> ledger = Awaiting.until(Duration.ofSeconds(120), () -> {
+        Map<String, Object> ledger = Awaitility.await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).until(() -> {
             for (Map<String, Object> c : given().baseUri(env.get("SETTLEMENT_WATCHER_URL")).header("x-admin-key", env.get("ADMIN_API_KEY"))
                     .get("/admin/sweeps").then().statusCode(200).extract().jsonPath().<Map<String, Object>>getList("data.chains")) {
                 if ("base".equals(c.get("chain")) && ((Number) c.get("openSweeps")).intValue() == 0) {
@@ -86,7 +88,7 @@ class DepositAddressIT {
                 }
             }
             return null;
-        });
+        }, Objects::nonNull);
         assertThat(((Number) ledger.get("failedSweeps")).intValue()).isZero();
         BigInteger held = BigInteger.ZERO;
         for (String a : new StackDb(env).strings("watcher", "select address from deposit_address where chain = 'base'")) {
@@ -107,7 +109,7 @@ class DepositAddressIT {
     }
 
     private static void until(Duration timeout, java.util.concurrent.Callable<Boolean> condition) throws Exception {
-        Awaiting.until(timeout, () -> condition.call() ? Boolean.TRUE : null);
+        Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(250)).until(condition);
     }
 
     private static JsonPath await(String base, String key, String id, String status) throws Exception {

@@ -30,6 +30,8 @@ final class FaultChecks {
     private static final String PARTNER = "dev-partner-1";
     /** keccak("Transfer(address,address,uint256)") */
     private static final String TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+    /** keccak("Swept(bytes32,address,address,uint256)"), the deposit factory's event */
+    private static final String SWEPT_TOPIC = org.web3j.crypto.Hash.sha3String("Swept(bytes32,address,address,uint256)");
 
     /** One invariant's count. */
     record Row(String name, int checked, int violations) {
@@ -55,13 +57,14 @@ final class FaultChecks {
     private final Timestamp subscribedAt;
     private final List<String> paths;
     private final StackDb db;
+    private final Map<String, BigInteger> sellerBefore;
 
     private List<Row> rows;
     private List<String> notes;
     private StringBuilder details;
 
     FaultChecks(Map<String, String> env, FaultLoad load, WebhookReceiver receiver, Faults faults, Instant start,
-            Instant subscribedAt, List<String> paths) {
+            Instant subscribedAt, List<String> paths, Map<String, BigInteger> sellerBefore) {
         this.env = env;
         this.load = load;
         this.receiver = receiver;
@@ -70,6 +73,26 @@ final class FaultChecks {
         this.subscribedAt = Timestamp.from(subscribedAt);
         this.paths = paths;
         this.db = new StackDb(env);
+        this.sellerBefore = sellerBefore;
+    }
+
+    /** The EVM payment chains the stack sweeps (a deposit factory in its env). */
+    static List<String> sweptChains(Map<String, String> env) {
+        return FaultLoad.PAYMENT_CHAINS.stream().filter(c -> env.get(prefix(c) + "_DEPOSIT_FACTORY_ADDRESS") != null).toList();
+    }
+
+    private static String prefix(String chain) {
+        return "CHAIN_" + chain.toUpperCase(Locale.ROOT);
+    }
+
+    /** The seller wallet's USDC balance on each swept chain. */
+    static Map<String, BigInteger> sellerBalances(Map<String, String> env) {
+        Map<String, BigInteger> out = new LinkedHashMap<>();
+        for (String chain : sweptChains(env)) {
+            out.put(chain, dev.agentpay.localstack.chain.UsdcInstaller.balanceOf(new EvmRpc(env.get(prefix(chain) + "_RPC_URL")),
+                    FaultLoad.usdc(chain), env.get(prefix(chain) + "_PAYMENT_ADDRESS")));
+        }
+        return out;
     }
 
     /** A counter for one invariant. */
@@ -244,6 +267,8 @@ final class FaultChecks {
         }
         settledHasTransfer.done();
 
+        sweeps(invoices);
+
         // --- x402 ----------------------------------------------------------------------------------------
         Map<String, Map<String, Object>> x402ByNonce = new HashMap<>();
         List<Map<String, Object>> x402Rows = query("invoice", "select id::text as id, nonce, state, invoice_id::text as invoice_id"
@@ -389,6 +414,151 @@ final class FaultChecks {
         refused.done();
         notes.add(inWindow + " requests met a 5xx or a dropped connection while a dependency was down (allowed; retried by the load)");
         return new Result(rows, notes, details.toString(), deliveries.size());
+    }
+
+    /**
+     * Sweeping (issue 17), per EVM payment chain, after the drain: what the chain holds at the invoices'
+     * deposit addresses ({@code balanceOf} each) plus what the sweep ledger counts as swept to the seller
+     * wallet equals what the ledger counts as received, with no sweep in flight; the ledger's two sides are
+     * the chain's own (the transfers into deposit addresses, and those from deposit addresses into the
+     * seller wallet); every sweep ends CONFIRMED once, its amount the factory's {@code Swept} events of its
+     * own transaction, and no sweep is on chain that the ledger lacks; the sweeps the watcher was killed in
+     * the middle of are among them; and every deposit address the test paid ends swept empty.
+     */
+    private void sweeps(List<Map<String, Object>> invoices) throws Exception {
+        Check balanced = new Check("per chain: USDC held at invoice addresses (balanceOf) + swept to the seller wallet = received (sweep ledger, no sweep in flight)");
+        Check chainAgrees = new Check("per chain: the ledger's received and swept are the chain's (transfers into deposit addresses; from them into the seller wallet)");
+        Check confirmedOnce = new Check("every sweep CONFIRMED once: its own Swept events, none FAILED or open, none on chain missing from the ledger");
+        Check emptied = new Check("every deposit address the test paid was swept empty");
+        Map<String, JsonNode> ledger = new HashMap<>();
+        try {
+            var http = java.net.http.HttpClient.newHttpClient();
+            var r = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(env.get("SETTLEMENT_WATCHER_URL") + "/admin/sweeps?limit=1"))
+                    .header("x-admin-key", env.get("ADMIN_API_KEY")).timeout(Duration.ofSeconds(10)).GET().build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() == 200) {
+                JSON.readTree(r.body()).path("data").path("chains").forEach(c -> ledger.put(c.path("chain").asText(), c));
+            }
+        } catch (java.io.IOException e) {
+            // counted below as a chain without a ledger
+        }
+        Map<String, Set<String>> paidByChain = new HashMap<>();
+        Map<String, Map<String, Object>> invoiceById = new HashMap<>();
+        invoices.forEach(i -> invoiceById.put((String) i.get("id"), i));
+        for (FaultLoad.Payment p : load.payments) {
+            Map<String, Object> inv = invoiceById.get(p.invoiceId());
+            if (inv != null) {
+                paidByChain.computeIfAbsent(p.chain(), k -> new HashSet<>()).add(((String) inv.get("payment_address")).toLowerCase(Locale.ROOT));
+            }
+        }
+        List<Map<String, Object>> batches = query("watcher", "select id::text as id, chain, state, tx_hash, swept_atomic::text as swept, attempts,"
+                + " last_error from sweep_batch");
+        StringBuilder sellerNote = new StringBuilder();
+        for (String chain : sweptChains(env)) {
+            EvmRpc rpc = new EvmRpc(faults.rpcUrl(chain));
+            String usdc = FaultLoad.usdc(chain);
+            String seller = env.get(prefix(chain) + "_PAYMENT_ADDRESS");
+            String factory = env.get(prefix(chain) + "_DEPOSIT_FACTORY_ADDRESS");
+            Set<String> deposits = new HashSet<>();
+            strings("watcher", "select address from deposit_address where chain = ?", chain).forEach(a -> deposits.add(a.toLowerCase(Locale.ROOT)));
+            BigInteger held = BigInteger.ZERO;
+            Map<String, BigInteger> balances = new HashMap<>();
+            for (String a : deposits) {
+                BigInteger b = dev.agentpay.localstack.chain.UsdcInstaller.balanceOf(rpc, usdc, a);
+                balances.put(a, b);
+                held = held.add(b);
+            }
+            // the chain's side: USDC transfers into deposit addresses, and from them into the seller wallet
+            BigInteger receivedOnChain = BigInteger.ZERO;
+            List<String> list = new ArrayList<>(deposits);
+            for (int i = 0; i < list.size(); i += 100) {
+                List<String> words = list.subList(i, Math.min(list.size(), i + 100)).stream().map(a -> "0x" + EvmRpc.word(a)).toList();
+                for (JsonNode log : logs(rpc, usdc, java.util.Arrays.asList(TRANSFER_TOPIC, null, words))) {
+                    receivedOnChain = receivedOnChain.add(new BigInteger(log.path("data").asText().substring(2), 16));
+                }
+            }
+            BigInteger sweptOnChain = BigInteger.ZERO;
+            BigInteger intoSeller = BigInteger.ZERO;
+            for (JsonNode log : logs(rpc, usdc, java.util.Arrays.asList(TRANSFER_TOPIC, null, "0x" + EvmRpc.word(seller)))) {
+                BigInteger v = new BigInteger(log.path("data").asText().substring(2), 16);
+                intoSeller = intoSeller.add(v);
+                String from = "0x" + log.path("topics").path(1).asText().substring(26).toLowerCase(Locale.ROOT);
+                if (deposits.contains(from)) {
+                    sweptOnChain = sweptOnChain.add(v);
+                }
+            }
+            JsonNode l = ledger.get(chain);
+            if (l == null) {
+                balanced.ok(false, chain + ": no sweep ledger (GET /admin/sweeps answered nothing for it)");
+                chainAgrees.ok(false, chain + ": no sweep ledger");
+            } else {
+                BigInteger received = new BigInteger(l.path("receivedAtomic").asText());
+                BigInteger swept = new BigInteger(l.path("sweptAtomic").asText());
+                int open = l.path("openSweeps").asInt();
+                balanced.ok(open == 0 && held.add(swept).equals(received), chain + ": held " + held + " + swept " + swept + " vs received " + received
+                        + " (open sweeps " + open + ", failed " + l.path("failedSweeps").asInt() + ")");
+                chainAgrees.ok(received.equals(receivedOnChain) && swept.equals(sweptOnChain), chain + ": ledger received " + received + " / swept " + swept
+                        + ", chain: into deposit addresses " + receivedOnChain + ", from them into the seller wallet " + sweptOnChain);
+            }
+            BigInteger before = sellerBefore.getOrDefault(chain, BigInteger.ZERO);
+            BigInteger sellerNow = dev.agentpay.localstack.chain.UsdcInstaller.balanceOf(rpc, usdc, seller);
+            sellerNote.append(chain).append(" +").append(sellerNow.subtract(before)).append(" (all inflows ever ").append(intoSeller)
+                    .append(", swept ever ").append(sweptOnChain).append("); ");
+            for (String a : paidByChain.getOrDefault(chain, Set.of())) {
+                BigInteger b = balances.getOrDefault(a, dev.agentpay.localstack.chain.UsdcInstaller.balanceOf(rpc, usdc, a));
+                emptied.ok(b.signum() == 0, chain + " deposit address " + a + " still holds " + b + (deposits.contains(a) ? "" : " (not registered with the watcher)"));
+            }
+            // every sweep on chain (the factory's Swept events) is a CONFIRMED batch, with the amount the ledger counts
+            Map<String, BigInteger> sweptByTx = new HashMap<>();
+            for (JsonNode log : logs(rpc, factory, java.util.Arrays.asList(SWEPT_TOPIC))) {
+                sweptByTx.merge(log.path("transactionHash").asText().toLowerCase(Locale.ROOT),
+                        new BigInteger(log.path("data").asText().substring(2), 16), BigInteger::add);
+            }
+            Map<String, Integer> confirmedPerTx = new HashMap<>();
+            for (Map<String, Object> b : batches) {
+                if (!chain.equals(b.get("chain"))) {
+                    continue;
+                }
+                String tx = ((String) b.get("tx_hash")).toLowerCase(Locale.ROOT);
+                if ("CONFIRMED".equals(b.get("state"))) {
+                    confirmedPerTx.merge(tx, 1, Integer::sum);
+                    BigInteger onChain = sweptByTx.get(tx);
+                    confirmedOnce.ok(onChain != null && onChain.equals(new BigInteger((String) b.get("swept"))), chain + " sweep " + b.get("id") + " (" + tx
+                            + ") CONFIRMED with " + b.get("swept") + " but its transaction's Swept events total " + onChain);
+                } else {
+                    confirmedOnce.ok(false, chain + " sweep " + b.get("id") + " (" + tx + ") " + b.get("state") + " after " + b.get("attempts")
+                            + " attempt(s): " + b.get("last_error"));
+                }
+            }
+            for (String tx : sweptByTx.keySet()) {
+                confirmedOnce.ok(confirmedPerTx.getOrDefault(tx, 0) == 1, chain + " sweep transaction " + tx + " on chain is CONFIRMED "
+                        + confirmedPerTx.getOrDefault(tx, 0) + " times in the ledger");
+            }
+        }
+        for (String id : faults.sweepsHit) {
+            Map<String, Object> b = batches.stream().filter(x -> id.equals(x.get("id"))).findFirst().orElse(null);
+            confirmedOnce.ok(b != null && "CONFIRMED".equals(b.get("state")), "sweep " + id + " (in flight at kill -9 settlement-watcher) ended "
+                    + (b == null ? "missing" : b.get("state")));
+        }
+        balanced.done();
+        chainAgrees.done();
+        confirmedOnce.done();
+        emptied.done();
+        long confirmed = batches.stream().filter(b -> "CONFIRMED".equals(b.get("state"))).count();
+        long reopened = batches.stream().filter(b -> String.valueOf(b.get("last_error")).startsWith("reorg:")).count();
+        notes.add(confirmed + " sweeps confirmed (" + reopened + " reopened after a reorg took them out), " + faults.sweepsHit.size()
+                + " in flight when settlement-watcher was killed " + faults.sweepsHit + "; seller wallet during the run: " + sellerNote);
+    }
+
+    private static List<JsonNode> logs(EvmRpc rpc, String address, List<Object> topics) {
+        var filter = new LinkedHashMap<String, Object>();
+        filter.put("address", address);
+        filter.put("fromBlock", "0x0");
+        filter.put("toBlock", "latest");
+        filter.put("topics", topics);
+        List<JsonNode> out = new ArrayList<>();
+        rpc.call("eth_getLogs", filter).forEach(out::add);
+        return out;
     }
 
     /** (mandate hash | state) -> tx hashes of its MandateAnchored logs. */

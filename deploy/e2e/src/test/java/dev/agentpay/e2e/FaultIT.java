@@ -46,12 +46,15 @@ class FaultIT {
         int invoiceThreads = Integer.getInteger("faults.invoiceThreads", 1);
         int x402Threads = Integer.getInteger("faults.x402Threads", 1);
         Duration drain = Duration.parse(System.getProperty("faults.drain", "PT4M"));
+        long seed = Long.getLong("faults.seed", new java.security.SecureRandom().nextLong());
+        System.out.println("[faults] seed " + seed + " (again with -Dfaults.seed=" + seed + ")");
         long wall0 = System.currentTimeMillis();
         Instant start = Instant.now().minusSeconds(1);
 
-        WebhookReceiver receiver = new WebhookReceiver(Ports.free(), 0.02);
+        WebhookReceiver receiver = new WebhookReceiver(Ports.free(), 0.02, new java.util.Random(seed));
         receiver.start();
-        FaultLoad load = new FaultLoad(env);
+        FaultLoad load = new FaultLoad(env, new java.util.Random(seed + 1));
+        Map<String, java.math.BigInteger> sellerBefore = FaultChecks.sellerBalances(env);
         List<String> paths = List.of("/hooks/a", "/hooks/b");
         for (String path : paths) {
             byte[] key = new byte[32];
@@ -76,7 +79,7 @@ class FaultIT {
         }
         workers.forEach(Thread::start);
 
-        Faults faults = new Faults(stack.stateDir, env, receiver);
+        Faults faults = new Faults(stack.stateDir, env, receiver, new java.util.Random(seed + 2));
         long faultStart = System.currentTimeMillis() + 5_000; // a few seconds of load before the first fault
         long interval = duration.toMillis() / Math.max(1, count);
         for (int i = 0; i < count; i++) {
@@ -105,7 +108,7 @@ class FaultIT {
         faults.awaitAllRecovered(Duration.ofMinutes(4));
 
         // Drain: effects are eventual (anchoring, settlement, webhook retries); check until they converge.
-        FaultChecks checks = new FaultChecks(env, load, receiver, faults, start, subscribedAt, paths);
+        FaultChecks checks = new FaultChecks(env, load, receiver, faults, start, subscribedAt, paths, sellerBefore);
         long drainDeadline = System.currentTimeMillis() + drain.toMillis();
         FaultChecks.Result result;
         while (true) {
@@ -117,7 +120,7 @@ class FaultIT {
             Thread.sleep(10_000);
         }
         long wall = System.currentTimeMillis() - wall0;
-        String report = report(env, load, faults, result, duration, count, wall, loadEnd - wall0);
+        String report = report(env, load, faults, result, duration, count, seed, wall, loadEnd - wall0);
         System.out.println(report);
         Path out = RepoPaths.root().resolve("deploy/e2e/target/faults-report.md");
         Files.createDirectories(out.getParent());
@@ -130,11 +133,11 @@ class FaultIT {
     }
 
     private static void awaitPreviousRecovered(Faults faults, String spec) throws InterruptedException {
-        String target = spec.startsWith("kill:") ? spec.substring(5) : null;
+        String target = Faults.killTarget(spec);
         if (target == null) {
             return;
         }
-        long deadline = System.currentTimeMillis() + 180_000;
+        long deadline = System.currentTimeMillis() + 300_000; // as long as Faults waits for a recovery
         while (System.currentTimeMillis() < deadline
                 && faults.injected.stream().anyMatch(f -> f.target.equals(target) && f.recoveredMs == 0)) {
             Thread.sleep(200);
@@ -142,11 +145,12 @@ class FaultIT {
     }
 
     private static String report(Map<String, String> env, FaultLoad load, Faults faults, FaultChecks.Result result,
-            Duration duration, int count, long wallMs, long loadMs) {
+            Duration duration, int count, long seed, long wallMs, long loadMs) {
         StringBuilder sb = new StringBuilder();
         sb.append("## Fault-injection run ").append(Instant.now()).append("\n\n");
         sb.append("Command: `./mvnw -B -pl deploy/e2e verify -Dit.test=FaultIT")
-                .append(" -Dfaults.duration=").append(duration).append(" -Dfaults.count=").append(count).append("`\n\n");
+                .append(" -Dfaults.duration=").append(duration).append(" -Dfaults.count=").append(count)
+                .append(" -Dfaults.seed=").append(seed).append("`\n\n");
         sb.append(String.format("Wall time %.0f s (load with faults %.0f s, then drain and checks).%n%n", wallMs / 1000.0, loadMs / 1000.0));
         List<Calls.Call> calls = load.calls.calls();
         Map<String, Long> byOp = calls.stream().collect(Collectors.groupingBy(Calls.Call::op, TreeMap::new, Collectors.counting()));

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -61,8 +60,11 @@ final class FaultLoad {
     private volatile boolean running = true;
     private final String payer;
 
-    FaultLoad(Map<String, String> env) {
+    private final java.util.Random random;
+
+    FaultLoad(Map<String, String> env, java.util.Random random) {
         this.env = env;
+        this.random = random;
         this.calls = new Calls(env.get("BASE_URL"), env.get("API_KEY"));
         this.signer = new MandateFlows(env.get("BASE_URL"), env.get("API_KEY"), env.get("SIGNING_SECRET"));
         this.payer = env.get("DEV_PAYER_ADDRESS");
@@ -100,7 +102,7 @@ final class FaultLoad {
     }
 
     private void x402Flow() {
-        String body = "{\"amount\":" + ThreadLocalRandom.current().nextInt(1, 2000) / 100.0 + ",\"description\":\"fault suite x402\"}";
+        String body = "{\"amount\":" + random.nextInt(1, 2000) / 100.0 + ",\"description\":\"fault suite x402\"}";
         Calls.Answer challenge = calls.retrying("x402.challenge", "POST", "/api/x402/invoice", body, Map.of(), PATIENCE);
         if (challenge.status() != 402) {
             throw new IllegalStateException("x402 challenge answered " + challenge.status() + " " + challenge.body());
@@ -165,7 +167,7 @@ final class FaultLoad {
 
     private void mandateFlow() {
         Map<String, Object> body = Map.of("proposer", "agent-fault-a", "counterparty", "agent-fault-b",
-                "scope", "fault suite load", "terms", Map.of("amount", ThreadLocalRandom.current().nextInt(1, 500), "currency", "USDC"),
+                "scope", "fault suite load", "terms", Map.of("amount", random.nextInt(1, 500), "currency", "USDC"),
                 "expiry", Instant.now().plus(2, ChronoUnit.DAYS).toString());
         String id = post("mandate.create", "/v1/mandates", body).get("mandate_id").asText();
         mandates.put(id, new AckedMandate(id, "proposed"));
@@ -179,7 +181,7 @@ final class FaultLoad {
         mandates.put(id, new AckedMandate(id, "signed_by_proposer"));
         post("mandate.sign", "/v1/mandates/" + id + "/sign", Map.of("signer", "counterparty", "signature", sig));
         mandates.put(id, new AckedMandate(id, "signed_by_both"));
-        switch (ThreadLocalRandom.current().nextInt(3)) {
+        switch (random.nextInt(3)) {
             case 0 -> {
                 post("mandate.complete", "/v1/mandates/" + id + "/complete", null);
                 mandates.put(id, new AckedMandate(id, "completed"));
@@ -198,8 +200,8 @@ final class FaultLoad {
     }
 
     private void invoiceFlow() {
-        String chain = PAYMENT_CHAINS.get(ThreadLocalRandom.current().nextInt(PAYMENT_CHAINS.size()));
-        double amount = ThreadLocalRandom.current().nextInt(100, 5000) / 100.0;
+        String chain = PAYMENT_CHAINS.get(random.nextInt(PAYMENT_CHAINS.size()));
+        double amount = random.nextInt(100, 5000) / 100.0;
         // Creating an invoice has no Idempotency-Key: a lost answer may leave an invoice nobody pays (harmless).
         Calls.Answer a = calls.retrying("invoice.create", "POST", "/v1/invoices",
                 "{\"amount\":" + amount + ",\"chain\":\"" + chain + "\",\"description\":\"fault suite\"}", Map.of(), PATIENCE);

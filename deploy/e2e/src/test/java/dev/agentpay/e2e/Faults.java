@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The faults: {@code kill -9} of a supervised process (found through the launcher's
@@ -45,27 +44,50 @@ final class Faults {
     /** One round of the schedule: every service, the broker, PostgreSQL, a payment chain, the facilitator, reorgs, the receiver. */
     static final List<String> ROUND = List.of("kill:mandate-service", "reorg:skale", "kill:invoice-service", "receiver-down",
             "kill:settlement-watcher", "kill:kafka", "kill:anchor-service", "reorg:polygon", "kill:discovery-service",
-            "kill:anvil-arbitrum", "kill:webhook-dispatcher", "reorg:arbitrum", "kill:postgres", "kill:x402-facilitator");
+            "kill:anvil-arbitrum", "kill:webhook-dispatcher", "reorg:arbitrum", "kill:postgres", "kill:x402-facilitator",
+            "kill-mid-sweep:settlement-watcher");
+
+    /**
+     * {@code kill -9} of settlement-watcher while a sweep is in flight: the fault waits (up to
+     * {@link #SWEEP_WAIT}) until {@code GET /admin/sweeps} shows a sweep recorded as SENT (signed and
+     * broadcast, not yet confirmed), then kills the watcher.
+     */
+    static final String SWEEP_KILL = ROUND.get(ROUND.size() - 1);
+    static final Duration SWEEP_WAIT = Duration.ofSeconds(90);
+
+    /** The sweeps that were in flight (SENT) when the watcher was killed: each must end CONFIRMED, once. */
+    final List<String> sweepsHit = new CopyOnWriteArrayList<>();
 
     final List<Fault> injected = new CopyOnWriteArrayList<>();
     private final Path pids;
     private final Map<String, String> env;
     private final WebhookReceiver receiver;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final java.util.Random random;
 
-    Faults(Path stateDir, Map<String, String> env, WebhookReceiver receiver) {
+    Faults(Path stateDir, Map<String, String> env, WebhookReceiver receiver, java.util.Random random) {
         this.pids = stateDir.resolve("pids");
         this.env = env;
         this.receiver = receiver;
+        this.random = random;
+    }
+
+    /** The process a fault spec kills, or null. */
+    static String killTarget(String spec) {
+        int colon = spec.indexOf(':');
+        return spec.startsWith("kill") && colon > 0 ? spec.substring(colon + 1) : null;
     }
 
     /** Injects one fault; returns once it is in place (a kill: the process is gone), not when it healed. */
     Fault inject(String spec) throws Exception {
         if (spec.startsWith("kill:")) {
-            return kill(spec.substring(5));
+            return kill(spec.substring(5), null);
+        }
+        if (spec.equals(SWEEP_KILL)) {
+            return killMidSweep();
         }
         if (spec.startsWith("reorg:")) {
-            return reorg(spec.substring(6), ThreadLocalRandom.current().nextInt(1, 4));
+            return reorg(spec.substring(6), 1 + random.nextInt(3));
         }
         if (spec.equals("receiver-down")) {
             Fault f = new Fault("receiver-down", "webhook receiver", System.currentTimeMillis(), "3 s");
@@ -89,11 +111,44 @@ final class Faults {
         return Long.parseLong(Files.readString(pids.resolve(name + ".pid")).trim());
     }
 
-    private Fault kill(String name) throws Exception {
+    /** Waits for a sweep in flight (SENT in the watcher's ledger), then kills the watcher. */
+    private Fault killMidSweep() throws Exception {
+        long deadline = System.currentTimeMillis() + SWEEP_WAIT.toMillis();
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(env.get("SETTLEMENT_WATCHER_URL") + "/admin/sweeps?limit=20"))
+                        .header("x-admin-key", env.get("ADMIN_API_KEY")).timeout(Duration.ofSeconds(3)).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    for (var sweep : json.readTree(r.body()).path("data").path("sweeps")) {
+                        if ("SENT".equals(sweep.path("state").asText())) {
+                            String what = "sweep " + sweep.path("id").asText() + " on " + sweep.path("chain").asText() + " (" + sweep.path("txHash").asText()
+                                    + ") in flight";
+                            Fault f = kill("settlement-watcher", what);
+                            sweepsHit.add(sweep.path("id").asText());
+                            return f;
+                        }
+                    }
+                }
+            } catch (java.io.IOException e) {
+                // the watcher is not answering yet
+            }
+            Thread.sleep(50);
+        }
+        // none seen (or the watcher is still restarting): kill it once it runs again
+        while (ProcessHandle.of(pid("settlement-watcher")).map(ProcessHandle::isAlive).orElse(false) == false
+                && System.currentTimeMillis() < deadline + 300_000) {
+            Thread.sleep(200);
+        }
+        return kill("settlement-watcher", "no sweep seen in flight within " + SWEEP_WAIT.toSeconds() + " s");
+    }
+
+    private Fault kill(String name, String why) throws Exception {
         long pid = pid(name);
         ProcessHandle h = ProcessHandle.of(pid).orElseThrow(() -> new IllegalStateException(name + " pid " + pid + " not running"));
         List<ProcessHandle> children = h.descendants().toList();
-        Fault f = new Fault("kill -9", name, System.currentTimeMillis(), "pid " + pid);
+        Fault f = new Fault("kill -9", name, System.currentTimeMillis(), "pid " + pid + (why == null ? "" : ", " + why));
         h.destroyForcibly(); // SIGKILL
         children.forEach(ProcessHandle::destroyForcibly);
         injected.add(f);

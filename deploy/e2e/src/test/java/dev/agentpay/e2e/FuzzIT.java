@@ -2,6 +2,7 @@ package dev.agentpay.e2e;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpay.commons.auth.ApiKeys;
@@ -20,6 +21,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import net.jqwik.api.Arbitraries;
@@ -76,8 +78,8 @@ class FuzzIT {
         String secret = issued.path("data.signing_secret");
         MandateFlows flows = new MandateFlows(base, apiKey, secret);
         // The key reaches the gateway's services over Kafka.
-        Awaiting.until(Duration.ofSeconds(30), () -> given().baseUri(base).header("x-api-key", apiKey)
-                .get("/v1/invoices").statusCode() != 401 ? true : null);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).until(() -> given().baseUri(base).header("x-api-key", apiKey)
+                .get("/v1/invoices").statusCode() != 401 ? true : null, Objects::nonNull);
         proposedMandate = flows.create();
         signedMandate = flows.create();
         String sig = flows.signature(flows.get(signedMandate));

@@ -1,46 +1,42 @@
 package dev.agentpay.e2e;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Properties;
-import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
+import static org.awaitility.Awaitility.await;
 
-/** Reads a topic from the start and re-sends chosen records as they are: a duplicate delivery. */
+import dev.agentpay.localstack.testing.TestKafka;
+import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
+import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.awaitility.core.ConditionTimeoutException;
+
+/** The launcher's Kafka seen from the tests (KafkaCompanion, {@link TestKafka}): reads topics, re-sends records as they are. */
 final class Kafka {
 
     private Kafka() {
     }
 
+    private static boolean matches(ConsumerRecord<String, String> r, String key, String eventType) {
+        return key.equals(r.key()) && r.value().contains("\"type\":\"" + eventType + "\"");
+    }
+
+    /** Re-sends the records of {@code key} and {@code eventType}, headers and all: a duplicate delivery. Returns how many. */
     static int redeliver(String bootstrap, String topic, String key, String eventType) {
-        Properties c = new Properties();
-        c.put("bootstrap.servers", bootstrap);
-        c.put("group.id", "e2e-" + UUID.randomUUID());
-        c.put("auto.offset.reset", "earliest");
-        c.put("enable.auto.commit", "false");
-        int sent = 0;
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new StringDeserializer());
-                KafkaProducer<String, String> producer = producer(bootstrap)) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (System.nanoTime() < deadline && sent == 0) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
-                    if (key.equals(r.key()) && r.value().contains("\"type\":\"" + eventType + "\"")) {
-                        ProducerRecord<String, String> copy = new ProducerRecord<>(topic, null, r.key(), r.value(), r.headers());
-                        producer.send(copy).get();
-                        sent++;
-                    }
-                }
-            }
-        } catch (Exception e) {
-            throw new AssertionError("redelivery failed", e);
+        List<ConsumerRecord<String, String>> found;
+        try (ConsumerTask<String, String> records = TestKafka.collectAt(bootstrap, topic)) {
+            found = await("a " + eventType + " record of " + key + " on " + topic).atMost(Duration.ofSeconds(30))
+                    .until(() -> records.stream().filter(r -> matches(r, key, eventType)).toList(), l -> !l.isEmpty());
         }
-        return sent;
+        for (ConsumerRecord<String, String> r : found) {
+            TestKafka.send(bootstrap, new ProducerRecord<>(topic, null, r.key(), r.value(), r.headers()));
+        }
+        return found.size();
     }
 
     /** One record as the checks need it. */
@@ -49,57 +45,33 @@ final class Kafka {
 
     /** Every record of a topic, read from the start to the current end of each partition. */
     static List<Rec> readAll(String bootstrap, String topic) {
-        Properties c = new Properties();
-        c.put("bootstrap.servers", bootstrap);
-        c.put("enable.auto.commit", "false");
-        c.put("max.poll.records", "5000");
-        List<Rec> out = new java.util.ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new StringDeserializer())) {
-            List<org.apache.kafka.common.TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                    .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
-            consumer.assign(parts);
-            consumer.seekToBeginning(parts);
-            var end = consumer.endOffsets(parts, Duration.ofSeconds(30));
-            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-            while (parts.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("could not read " + topic + " to its end");
-                }
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
-                    var h = r.headers().lastHeader("event-id");
-                    out.add(new Rec(r.key(), h == null ? null : new String(h.value(), java.nio.charset.StandardCharsets.UTF_8), r.value()));
-                }
-            }
+        KafkaCompanion kafka = TestKafka.companion(bootstrap);
+        Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        kafka.topics().describe(topic).get(topic).partitions().forEach(p -> {
+            earliest.put(new TopicPartition(topic, p.partition()), OffsetSpec.earliest());
+            latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest());
+        });
+        Map<TopicPartition, Long> from = new HashMap<>();
+        kafka.offsets().list(earliest).forEach((tp, o) -> from.put(tp, o.offset()));
+        long count = kafka.offsets().list(latest).entrySet().stream().mapToLong(e -> e.getValue().offset() - from.get(e.getKey())).sum();
+        if (count == 0) {
+            return List.of();
         }
-        return out;
+        try (ConsumerTask<String, String> all = kafka.consumeStrings().withProp("max.poll.records", "5000")
+                .fromOffsets(from, count).awaitCompletion(Duration.ofSeconds(120))) {
+            return all.stream().map(r -> new Rec(r.key(), TestKafka.header(r, "event-id"), r.value())).toList();
+        }
     }
 
     /** The value of {@code header} on the first record of {@code topic} with this key and event type, or null. */
     static String header(String bootstrap, String topic, String key, String eventType, String header, Duration timeout) {
-        Properties c = new Properties();
-        c.put("bootstrap.servers", bootstrap);
-        c.put("group.id", "e2e-" + UUID.randomUUID());
-        c.put("auto.offset.reset", "earliest");
-        c.put("enable.auto.commit", "false");
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new StringDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
-                    if (key.equals(r.key()) && r.value().contains("\"type\":\"" + eventType + "\"")) {
-                        var h = r.headers().lastHeader(header);
-                        return h == null ? null : new String(h.value(), java.nio.charset.StandardCharsets.UTF_8);
-                    }
-                }
-            }
+        try (ConsumerTask<String, String> records = TestKafka.collectAt(bootstrap, topic)) {
+            return await().atMost(timeout)
+                    .until(() -> records.stream().filter(r -> matches(r, key, eventType)).findFirst(), Optional::isPresent)
+                    .map(r -> TestKafka.header(r, header)).orElse(null);
+        } catch (ConditionTimeoutException e) {
+            return null;
         }
-        return null;
-    }
-
-    private static KafkaProducer<String, String> producer(String bootstrap) {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", bootstrap);
-        p.put("acks", "all");
-        return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
     }
 }

@@ -1,5 +1,7 @@
 package dev.agentpay.e2e;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.agentpay.localstack.Ports;
 import dev.agentpay.localstack.RepoPaths;
 import dev.agentpay.localstack.StackEnv;
@@ -45,18 +47,12 @@ final class LocalStackProcess {
         // same number of attempts keeps retries inside the test while still going through the durable path.
         pb.environment().put("WEBHOOK_RETRY_SCHEDULE", RETRY_SCHEDULE);
         process = pb.start();
-        long deadline = System.nanoTime() + timeout.toNanos();
         Path env = stateDir.resolve("stack.env");
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(env)) {
-                return StackEnv.read(env);
-            }
-            if (!process.isAlive()) {
-                throw new IllegalStateException("launcher exited: " + Files.readString(stateDir.resolve("launcher.out")));
-            }
-            Thread.sleep(250);
-        }
-        throw new IllegalStateException("stack not ready after " + timeout + ": " + Files.readString(stateDir.resolve("launcher.out")));
+        await("the stack ready (stack.env written); see " + stateDir.resolve("launcher.out")).atMost(timeout)
+                .pollInterval(Duration.ofMillis(250))
+                .failFast("the launcher exited; see " + stateDir.resolve("launcher.out"), () -> !process.isAlive())
+                .until(() -> Files.exists(env));
+        return StackEnv.read(env);
     }
 
     /** The launcher's output so far (for failure messages). */

@@ -2,21 +2,24 @@ package dev.agentpay.e2e;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.agentpay.commons.auth.ApiKeys;
 import io.restassured.response.Response;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -99,8 +102,8 @@ class SecurityIT {
         secrets.put("wrong admin key", wrongAdmin);
         given().baseUri(base).header("x-api-key", wrongKey).get("/v1/invoices").then().statusCode(401);
         given().baseUri(adminUrl).header("x-admin-key", wrongAdmin).get("/admin/partners").then().statusCode(401);
-        Awaiting.until(java.time.Duration.ofSeconds(30), () -> given().baseUri(base).header("x-api-key", secrets.get("rotated api_key"))
-                .get("/v1/mandates/mnd_x").statusCode() == 401 ? true : null);
+        await().atMost(java.time.Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).until(() -> given().baseUri(base).header("x-api-key", secrets.get("rotated api_key"))
+                .get("/v1/mandates/mnd_x").statusCode() == 401 ? true : null, Objects::nonNull);
 
         // Partners: a mandate through its states, an invoice, a webhook subscription, through the gateway.
         MandateFlows flows = new MandateFlows(base, env.get("API_KEY"), env.get("SIGNING_SECRET"));
@@ -227,8 +230,8 @@ class SecurityIT {
         String key = issued.path("data.api_key");
         secrets.put("burst api key", key);
         String path = "/v1/mandates/mnd_00000000-0000-0000-0000-000000000000";
-        Awaiting.until(java.time.Duration.ofSeconds(30), () -> given().baseUri(base).header("x-api-key", key)
-                .get(path).statusCode() == 404 ? true : null);
+        await().atMost(java.time.Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).until(() -> given().baseUri(base).header("x-api-key", key)
+                .get(path).statusCode() == 404 ? true : null, Objects::nonNull);
         Thread.sleep(2500); // refill what the wait took
         List<HttpResponse<String>> answers = burst(300, Map.of("x-api-key", key), path);
         long served = answers.stream().filter(r -> r.statusCode() == 404).count();

@@ -2,6 +2,7 @@ package dev.agentpay.e2e;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.localstack.solana.SolanaKeys;
 import dev.agentpay.localstack.solana.SolanaNode;
@@ -9,6 +10,7 @@ import io.restassured.path.json.JsonPath;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -70,10 +72,10 @@ class SolanaIT {
         pay(seller, amount, null);
         SolanaNode.Payment paid = pay(seller, amount, memo);
 
-        JsonPath settled = Awaiting.until(Duration.ofSeconds(60), () -> {
+        JsonPath settled = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> {
             JsonPath inv = invoice(id);
             return "SETTLED".equals(inv.getString("data.status")) ? inv : null;
-        });
+        }, Objects::nonNull);
         assertThat(settled.getString("data.paymentDetails.txHash")).isEqualTo(paid.signature());
         assertThat(settled.getString("data.paymentDetails.settlementSource")).isEqualTo("solana-detector");
         assertThat(settled.getString("data.paymentDetails.payerAddress")).isEqualTo(env.get("SOLANA_DEV_PAYER_ADDRESS"));

@@ -2,6 +2,7 @@ package dev.agentpay.e2e;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,6 +16,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
@@ -96,10 +98,10 @@ class StackRestartIT {
         String sig = flows.signature(flows.get(id));
         flows.sign(id, "proposer", sig);
         flows.sign(id, "counterparty", sig);
-        Awaiting.until(Duration.ofSeconds(90), () -> {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).until(() -> {
             JsonNode t = flows.get(id).get("transitions");
             return t.size() == 3 && !t.get(1).get("anchor_tx_hash").isNull() && !t.get(2).get("anchor_tx_hash").isNull() ? t : null;
-        });
+        }, Objects::nonNull);
         return id;
     }
 
@@ -115,7 +117,7 @@ class StackRestartIT {
         EvmRpc rpc = new EvmRpc(rpcUrl(env, chain));
         rpc.transact(env.get("DEV_PAYER_ADDRESS"), pd.get("usdcAddress").asText(), data);
         String id = inv.get("id").asText();
-        Awaiting.until(Duration.ofSeconds(60), () -> "SETTLED".equals(invoiceStatus(env, id)) ? id : null);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> "SETTLED".equals(invoiceStatus(env, id)) ? id : null, Objects::nonNull);
         return id;
     }
 

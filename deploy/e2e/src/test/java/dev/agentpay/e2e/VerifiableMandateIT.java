@@ -2,6 +2,7 @@ package dev.agentpay.e2e;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,6 +19,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Order;
@@ -66,10 +68,10 @@ class VerifiableMandateIT {
         given().baseUri(base).header("x-api-key", key).post("/v1/mandates/" + id + "/complete").then().statusCode(200);
 
         // signed_by_proposer, signed_by_both, in_progress, completed: four anchors once the receipts land
-        JsonNode proof = Awaiting.until(Duration.ofSeconds(90), () -> {
+        JsonNode proof = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).until(() -> {
             JsonNode p = proof(base, id);
             return p.get("anchors").size() == 4 ? p : null;
-        });
+        }, Objects::nonNull);
         assertThat(proof.get("signatures").get(0).get("recovered_address").asText())
                 .isEqualToIgnoringCase(alice.get("address").asText());
 
@@ -115,10 +117,10 @@ class VerifiableMandateIT {
         String sig = flows.signature(flows.get(id));
         flows.sign(id, "proposer", sig);
         flows.sign(id, "counterparty", sig);
-        JsonNode proof = Awaiting.until(Duration.ofSeconds(90), () -> {
+        JsonNode proof = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).until(() -> {
             JsonNode p = proof(env.get("BASE_URL"), id);
             return p.get("anchors").size() == 2 ? p : null;
-        });
+        }, Objects::nonNull);
         Path dir = Files.createDirectories(RepoPaths.root().resolve("deploy/e2e/target/proofs"));
         Run ok = verify(dir, proof, p -> { }, env);
         assertThat(ok.exit()).as(ok.out()).isZero();

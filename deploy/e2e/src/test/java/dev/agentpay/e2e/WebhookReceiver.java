@@ -7,7 +7,6 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A partner's webhook endpoint inside the test JVM: records every delivery it receives (path,
@@ -25,9 +24,12 @@ final class WebhookReceiver {
     private volatile HttpServer server;
     private final int port;
 
-    WebhookReceiver(int port, double failShare) {
+    private final java.util.Random random;
+
+    WebhookReceiver(int port, double failShare, java.util.Random random) {
         this.port = port;
         this.failShare = failShare;
+        this.random = random;
     }
 
     synchronized void start() throws IOException, InterruptedException {
@@ -40,7 +42,7 @@ final class WebhookReceiver {
                     String id = ex.getRequestHeaders().getFirst("webhook-id");
                     String attempt = ex.getRequestHeaders().getFirst("X-Service-Attempt");
                     // Only first attempts fail on purpose, so a delivery meets at most one deliberate failure.
-                    int code = (attempt == null || attempt.equals("1")) && ThreadLocalRandom.current().nextDouble() < failShare ? 500 : 200;
+                    int code = (attempt == null || attempt.equals("1")) && random.nextDouble() < failShare ? 500 : 200;
                     deliveries.add(new Delivery(System.currentTimeMillis(), ex.getRequestURI().getPath(), id,
                             attempt == null ? 0 : Integer.parseInt(attempt), code));
                     ex.sendResponseHeaders(code, -1);

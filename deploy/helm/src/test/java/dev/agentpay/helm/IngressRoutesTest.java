@@ -45,6 +45,7 @@ class IngressRoutesTest {
         SPEC_REQUESTS.put("/disco/benchmark.json", "discovery-service");
         SPEC_REQUESTS.put("/disco/benchmark/publish", "discovery-service");
         SPEC_REQUESTS.put("/disco/mcp", "discovery-service");
+        SPEC_REQUESTS.put("/openapi.json", "discovery-service"); // the merged OpenAPI document (issue 19)
     }
 
     /** The spec's path prefixes that must each be an Ingress path of their own. */
@@ -60,7 +61,7 @@ class IngressRoutesTest {
     /** Never public: admin and Quarkus management endpoints, and near-misses of real prefixes. */
     static final List<String> NOT_ROUTED = List.of(
             "/admin/partners", "/admin", "/q/health", "/q/health/ready", "/q/metrics", "/q/openapi", "/",
-            "/v1/mandatesX", "/v1", "/discovery", "/api/x4020");
+            "/v1/mandatesX", "/v1", "/discovery", "/api/x4020", "/openapi.jsonx");
 
     record Route(String prefix, String service) {
     }

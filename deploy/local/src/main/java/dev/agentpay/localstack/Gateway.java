@@ -3,6 +3,7 @@ package dev.agentpay.localstack;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.agentpay.commons.error.ErrorBody;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -128,13 +129,13 @@ public final class Gateway implements AutoCloseable {
                     String path = publicPath(req.path());
                     if (path == null) {
                         req.response().setStatusCode(400).putHeader("content-type", "application/json")
-                                .end("{\"success\":false,\"error\":{\"code\":\"invalid_path\",\"message\":\"path not accepted\"}}");
+                                .end(ErrorBody.json("invalid_path", "path not accepted"));
                         return;
                     }
                     Route route = route(routes, path);
                     if (route == null || !servicePorts.containsKey(route.service())) {
                         req.response().setStatusCode(404).putHeader("content-type", "application/json")
-                                .end("{\"success\":false,\"error\":{\"code\":\"not_found\",\"message\":\"no such resource\"}}");
+                                .end(ErrorBody.json("not_found", "no such resource"));
                         return;
                     }
                     proxy.handle(req);

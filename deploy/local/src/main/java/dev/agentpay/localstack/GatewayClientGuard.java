@@ -1,5 +1,6 @@
 package dev.agentpay.localstack;
 
+import dev.agentpay.commons.error.ErrorBody;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerRequest;
@@ -32,8 +33,7 @@ final class GatewayClientGuard {
         }
     }
 
-    static final String TIMEOUT_BODY = "{\"success\":false,\"error\":{\"code\":\"request_timeout\","
-            + "\"message\":\"the request did not arrive in time\"}}";
+    static final String TIMEOUT_BODY = ErrorBody.json("request_timeout", "the request did not arrive in time");
 
     private final Vertx vertx;
     private final Limits limits;

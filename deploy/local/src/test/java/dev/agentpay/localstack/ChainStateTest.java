@@ -2,11 +2,13 @@ package dev.agentpay.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpay.localstack.chain.EvmRpc;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,11 +29,8 @@ class ChainStateTest {
         new EvmRpc(node.rpcUrl()).call("eth_sendTransaction", Map.of("from", AnvilNode.DEV_ADDRESS_0, "to", TO, "value", "0x1"));
     }
 
-    private static void awaitNonce(AnvilNode node, long n) throws InterruptedException {
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        while (nonce(node) < n && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+    private static void awaitNonce(AnvilNode node, long n) {
+        await("nonce " + n).atMost(Duration.ofSeconds(20)).until(() -> nonce(node) >= n);
         assertThat(nonce(node)).isEqualTo(n);
     }
 

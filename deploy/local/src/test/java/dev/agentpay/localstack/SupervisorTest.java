@@ -1,12 +1,13 @@
 package dev.agentpay.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,10 +31,7 @@ class SupervisorTest {
             assertThat(pidIn(pidFile)).isEqualTo(first.pid());
 
             ProcessHandle.of(first.pid()).orElseThrow().destroyForcibly(); // kill -9
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (pidIn(pidFile) == first.pid() && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
+            await("the killed process restarted").atMost(Duration.ofSeconds(20)).until(() -> pidIn(pidFile) != first.pid());
             long second = pidIn(pidFile);
             assertThat(second).isNotEqualTo(first.pid());
             assertThat(ProcessHandle.of(second).map(ProcessHandle::isAlive)).contains(true);
@@ -41,8 +39,9 @@ class SupervisorTest {
 
             supervisor.halt();
             supervisor.current("sleeper").stop();
-            Thread.sleep(2500); // longer than the minimum back-off
-            assertThat(pidIn(pidFile)).as("no restart once halted").isEqualTo(second);
+            // held for longer than the back-off before a restart
+            await("no restart once halted").during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(10))
+                    .until(() -> pidIn(pidFile) == second);
             assertThat(supervisor.current("sleeper").isAlive()).isFalse();
         }
     }

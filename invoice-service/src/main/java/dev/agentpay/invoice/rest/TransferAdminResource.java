@@ -2,6 +2,8 @@ package dev.agentpay.invoice.rest;
 
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.rest.Envelope;
+import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.invoice.domain.UnmatchedTransfer;
 import dev.agentpay.invoice.service.SettlementService;
 import io.smallrye.mutiny.Uni;
@@ -11,12 +13,16 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.util.List;
 
 /** Operator view of transfers to the seller wallets that settled no invoice (refunds, manual matching). */
 @Path("/admin/transfers")
 @Produces(MediaType.APPLICATION_JSON)
 @AdminOnly
+@SecurityRequirement(name = OpenApiContract.ADMIN_KEY)
+@Tag(name = "Admin: transfers")
 public class TransferAdminResource {
 
     @Inject

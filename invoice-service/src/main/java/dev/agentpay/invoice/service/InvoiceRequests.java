@@ -1,18 +1,14 @@
 package dev.agentpay.invoice.service;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.error.ApiException;
-import dev.agentpay.commons.limits.WellFormedText;
+import dev.agentpay.commons.rest.JsonRequest;
 import dev.agentpay.invoice.config.InvoiceConfig;
 import dev.agentpay.invoice.domain.NewInvoice;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.math.BigDecimal;
-import java.util.Iterator;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -29,9 +25,6 @@ public class InvoiceRequests {
 
     static final Set<String> FIELDS = Set.of("amount", "currency", "customerEmail", "customerName", "description", "chain",
             "expiresAt");
-    private static final ObjectMapper JSON = dev.agentpay.commons.limits.JsonLimits.newMapper()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     // Pragmatic address check (RFC 5321 lengths, one @, a dotted domain); deliverability is not ours to judge.
     private static final Pattern EMAIL = Pattern.compile("^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$");
 
@@ -39,22 +32,8 @@ public class InvoiceRequests {
     InvoiceConfig config;
 
     public NewInvoice parse(String body) {
-        JsonNode root;
-        try {
-            root = body == null || body.isBlank() ? null : JSON.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw ApiException.badRequest("invalid_json", "request body is not valid JSON");
-        }
-        if (root == null || !root.isObject()) {
-            throw ApiException.badRequest("invalid_body", "request body must be a JSON object");
-        }
-        for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
-            String f = it.next();
-            if (!FIELDS.contains(f)) {
-                throw ApiException.invalidField(f, "unknown field");
-            }
-        }
-        WellFormedText.require(root, Set.of());
+        // the platform's one request reader: JSON syntax, duplicate keys, limits, unknown fields, well-formed text
+        JsonNode root = JsonRequest.parse(null, body, Integer.MAX_VALUE, false, FIELDS).node();
         BigDecimal amount = amount(root.get("amount"));
         String currency = currency(root.get("currency"));
         Chain chain = chain(root.get("chain"));

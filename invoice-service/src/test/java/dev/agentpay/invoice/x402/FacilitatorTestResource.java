@@ -1,5 +1,7 @@
 package dev.agentpay.invoice.x402;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.agentpay.localstack.AnvilNode;
 import dev.agentpay.localstack.ManagedProcess;
 import dev.agentpay.localstack.Ports;
@@ -82,28 +84,11 @@ public class FacilitatorTestResource implements QuarkusTestResourceLifecycleMana
                         "SOLANA_FEE_PAYER_SECRET_KEY", SharedServers.solanaFeePayer().secret()),
                 RepoPaths.nodeDir(), RepoPaths.testScratch("facilitator").resolve("facilitator.log"));
         HttpClient http = HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (System.nanoTime() < deadline) {
-            try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(facilitatorUrl() + "/supported")).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
-                    return;
-                }
-            } catch (Exception e) {
-                // not up yet
-            }
-            if (!facilitator.isAlive()) {
-                throw new IllegalStateException("facilitator exited; see " + facilitator.log());
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new IllegalStateException("facilitator did not answer /supported; see " + facilitator.log());
+        await("the facilitator answering /supported; see " + facilitator.log()).atMost(Duration.ofSeconds(30))
+                .failFast("facilitator exited; see " + facilitator.log(), () -> !facilitator.isAlive())
+                .ignoreExceptionsInstanceOf(java.io.IOException.class)
+                .until(() -> http.send(HttpRequest.newBuilder(URI.create(facilitatorUrl() + "/supported")).build(),
+                        HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
     }
 
     public static synchronized void stopFacilitator() {

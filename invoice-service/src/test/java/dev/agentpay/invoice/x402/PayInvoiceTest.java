@@ -141,8 +141,8 @@ class PayInvoiceTest {
         String id = TestSupport.create(key, "{\"amount\": 1, \"chain\": \"base\", \"expiresAt\": \"" + deadline + "\"}")
                 .getString("data.id");
         BigInteger payerBefore = balance(FacilitatorTestResource.PAYER);
-        TestSupport.await("deadline passed", java.time.Duration.ofSeconds(10),
-                () -> java.time.Instant.now().isAfter(java.time.Instant.parse(deadline)));
+        org.awaitility.Awaitility.await("deadline passed").atMost(java.time.Duration.ofSeconds(10))
+                .until(() -> java.time.Instant.now().isAfter(java.time.Instant.parse(deadline)));
         Response r = given().post("/v1/invoices/" + id + "/pay");
         assertThat(r.statusCode()).isEqualTo(410);
         assertThat(r.jsonPath().getString("error.code")).isEqualTo("invoice_expired");

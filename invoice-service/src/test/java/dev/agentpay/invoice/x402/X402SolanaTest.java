@@ -2,6 +2,7 @@ package dev.agentpay.invoice.x402;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.localstack.solana.SolanaNode;
@@ -133,12 +134,9 @@ class X402SolanaTest {
         assertThat(answer.path("success").asBoolean()).as(answer.toString()).isTrue();
         String landed = answer.path("transaction").asText();
         // The facilitator answers at confirmed; the reconciler reads finalized transactions.
-        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(15).toNanos();
-        while (!rpc("getSignatureStatuses", java.util.List.of(landed)).path("result").path("value").get(0)
-                .path("confirmationStatus").asText().equals("finalized")) {
-            assertThat(System.nanoTime()).as("finalized within 15 s").isLessThan(deadline);
-            Thread.sleep(100);
-        }
+        await("the payment finalized").atMost(java.time.Duration.ofSeconds(15))
+                .until(() -> rpc("getSignatureStatuses", java.util.List.of(landed)).path("result").path("value").get(0)
+                        .path("confirmationStatus").asText().equals("finalized"));
         UUID used = insertSettling(payerSignature(payment.path("payload").path("transaction").asText()));
         // A payment that never reached the chain: its blockhash is long expired.
         UUID unused = insertSettling(org.p2p.solanaj.utils.Base58.encode(new byte[64]).replace('1', '2'));

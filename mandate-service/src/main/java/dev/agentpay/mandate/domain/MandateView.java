@@ -5,6 +5,8 @@ import com.fasterxml.jackson.annotation.JsonRawValue;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * The Mandate object of {@code GET /v1/mandates/{id}} and of every {@code mandate.*} event. {@code terms}
@@ -20,8 +22,8 @@ public record MandateView(
         String proposerAgentId,
         String counterpartyAgentId,
         String scope,
-        @JsonRawValue String terms,
-        @JsonRawValue String context,
+        @Schema(type = SchemaType.OBJECT, description = "the signed terms, as stored (canonical JSON)") @JsonRawValue String terms,
+        @Schema(type = SchemaType.OBJECT) @JsonRawValue String context,
         String state,
         String protoMandateHash,
         String protoVersion,
@@ -55,7 +57,7 @@ public record MandateView(
             Long anchorChainId,
             Integer anchorLogIndex,
             String anchorContract,
-            @JsonRawValue String metadata,
+            @Schema(type = SchemaType.OBJECT) @JsonRawValue String metadata,
             String createdAt) {
     }
 }

@@ -3,7 +3,10 @@ package dev.agentpay.mandate.rest;
 import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.rest.OpenApiContract;
+import dev.agentpay.commons.rest.JsonRequest;
 import dev.agentpay.mandate.config.MandateConfig;
+import dev.agentpay.mandate.domain.MandateView;
 import dev.agentpay.mandate.service.IdempotencyService;
 import dev.agentpay.mandate.service.MandateService;
 import dev.agentpay.mandate.signing.SignatureScheme;
@@ -17,16 +20,28 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.Set;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 
 /** The partner mandate API: create, sign, start, complete, dispute and read mandates. */
 @Path("/v1/mandates")
 @PartnerAuthenticated
+@SecurityRequirement(name = OpenApiContract.API_KEY)
+@Tag(name = "Mandates")
 @Produces(MediaType.APPLICATION_JSON)
 public class MandateResource {
 
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    private static final String NOT_FOUND = "no such mandate for this partner (`mandate_not_found`)";
+    private static final String CONFLICT = "the mandate is not in a state that allows this (`invalid_transition`, "
+            + "`expired`, ...) or the Idempotency-Key was used for another body";
     private static final int AGENT_ID_MAX = 256;
     private static final int SCOPE_MAX = 10_000;
     private static final int TRIGGERED_BY_MAX = 256;
@@ -48,17 +63,19 @@ public class MandateResource {
     MandateConfig config;
 
     @POST
-    public Uni<Response> create(@RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
-            @RestHeader(IDEMPOTENCY_KEY) String idemKey, String body) {
-        JsonRequest req = JsonRequest.parse(contentType, body, config.maxBodyBytes(), false,
+    @APIResponse(responseCode = "201", description = "created; the proposer signs next", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Created.class)))
+    @APIResponse(responseCode = "409", description = CONFLICT)
+    public Uni<Response> create(@Parameter(hidden = true) @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
+            @RestHeader(IDEMPOTENCY_KEY) String idemKey, @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.CreateMandateRequest.class))) String body) {
+        JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), false,
                 Set.of("proposer", "counterparty", "scope", "terms", "expiry", "context", "signature_scheme"));
         var cmd = new MandateService.NewMandate(
-                req.partyName("proposer", AGENT_ID_MAX),
-                req.partyName("counterparty", AGENT_ID_MAX),
+                MandateFields.partyName(req, "proposer", AGENT_ID_MAX),
+                MandateFields.partyName(req, "counterparty", AGENT_ID_MAX),
                 req.requiredString("scope", SCOPE_MAX),
-                req.requiredObjectText("terms"),
+                MandateFields.requiredObjectText(req, "terms"),
                 req.optionalObjectJson("context", MAX_DEPTH),
-                req.requiredTimestamp("expiry"),
+                MandateFields.requiredTimestamp(req, "expiry"),
                 hmacScheme(req.optionalString("signature_scheme", 16)));
         var key = idempotency.key(idemKey, "POST", "/v1/mandates", body);
         return service.create(partner.id(), key, cmd).map(Responses::of);
@@ -66,15 +83,20 @@ public class MandateResource {
 
     @GET
     @Path("/{id}")
+    @APIResponse(responseCode = "200", description = "the mandate", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateView.class)))
+    @APIResponse(responseCode = "404", description = NOT_FOUND)
     public Uni<Response> get(@RestPath String id) {
         return service.get(partner.id(), id).map(Responses::ok);
     }
 
     @POST
     @Path("/{id}/sign")
-    public Uni<Response> sign(@RestPath String id, @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
-            @RestHeader(IDEMPOTENCY_KEY) String idemKey, String body) {
-        JsonRequest req = JsonRequest.parse(contentType, body, config.maxBodyBytes(), false,
+    @APIResponse(responseCode = "200", description = "signed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Signed.class)))
+    @APIResponse(responseCode = "404", description = NOT_FOUND)
+    @APIResponse(responseCode = "409", description = CONFLICT)
+    public Uni<Response> sign(@RestPath String id, @Parameter(hidden = true) @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
+            @RestHeader(IDEMPOTENCY_KEY) String idemKey, @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.SignRequest.class))) String body) {
+        JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), false,
                 Set.of("signer", "signature", "scheme"));
         String signer = req.textOrNull("signer");
         if (!MandateService.SIGNER_PROPOSER.equals(signer) && !MandateService.SIGNER_COUNTERPARTY.equals(signer)) {
@@ -98,9 +120,12 @@ public class MandateResource {
 
     @POST
     @Path("/{id}/start")
-    public Uni<Response> start(@RestPath String id, @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
-            @RestHeader(IDEMPOTENCY_KEY) String idemKey, String body) {
-        JsonRequest req = JsonRequest.parse(contentType, body, config.maxBodyBytes(), true, Set.of("triggered_by"));
+    @APIResponse(responseCode = "200", description = "started", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
+    @APIResponse(responseCode = "404", description = NOT_FOUND)
+    @APIResponse(responseCode = "409", description = CONFLICT)
+    public Uni<Response> start(@RestPath String id, @Parameter(hidden = true) @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
+            @RestHeader(IDEMPOTENCY_KEY) String idemKey, @RequestBody(required = false, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.TransitionRequest.class))) String body) {
+        JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), true, Set.of("triggered_by"));
         String triggeredBy = triggeredBy(req);
         var key = idempotency.key(idemKey, "POST", "/v1/mandates/" + id + "/start", body);
         return service.start(partner.id(), key, id, triggeredBy).map(Responses::of);
@@ -108,9 +133,12 @@ public class MandateResource {
 
     @POST
     @Path("/{id}/complete")
-    public Uni<Response> complete(@RestPath String id, @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
-            @RestHeader(IDEMPOTENCY_KEY) String idemKey, String body) {
-        JsonRequest req = JsonRequest.parse(contentType, body, config.maxBodyBytes(), true, Set.of("triggered_by"));
+    @APIResponse(responseCode = "200", description = "completed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
+    @APIResponse(responseCode = "404", description = NOT_FOUND)
+    @APIResponse(responseCode = "409", description = CONFLICT)
+    public Uni<Response> complete(@RestPath String id, @Parameter(hidden = true) @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
+            @RestHeader(IDEMPOTENCY_KEY) String idemKey, @RequestBody(required = false, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.TransitionRequest.class))) String body) {
+        JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), true, Set.of("triggered_by"));
         String triggeredBy = triggeredBy(req);
         var key = idempotency.key(idemKey, "POST", "/v1/mandates/" + id + "/complete", body);
         return service.complete(partner.id(), key, id, triggeredBy).map(Responses::of);
@@ -118,9 +146,12 @@ public class MandateResource {
 
     @POST
     @Path("/{id}/dispute")
-    public Uni<Response> dispute(@RestPath String id, @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
-            @RestHeader(IDEMPOTENCY_KEY) String idemKey, String body) {
-        JsonRequest req = JsonRequest.parse(contentType, body, config.maxBodyBytes(), false,
+    @APIResponse(responseCode = "200", description = "disputed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
+    @APIResponse(responseCode = "404", description = NOT_FOUND)
+    @APIResponse(responseCode = "409", description = CONFLICT)
+    public Uni<Response> dispute(@RestPath String id, @Parameter(hidden = true) @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
+            @RestHeader(IDEMPOTENCY_KEY) String idemKey, @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.DisputeRequest.class))) String body) {
+        JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), false,
                 Set.of("reason", "triggered_by"));
         String reason = req.requiredString("reason", REASON_MAX);
         String triggeredBy = triggeredBy(req);

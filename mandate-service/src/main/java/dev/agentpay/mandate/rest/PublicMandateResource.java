@@ -1,5 +1,7 @@
 package dev.agentpay.mandate.rest;
 
+import dev.agentpay.mandate.domain.MandateProof;
+import dev.agentpay.mandate.domain.PublicMandateView;
 import dev.agentpay.mandate.service.MandateService;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -8,6 +10,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestPath;
 
 /**
@@ -15,6 +21,7 @@ import org.jboss.resteasy.reactive.RestPath;
  * discloses the signed content, scope and terms included, so that a third party can verify it).
  */
 @Path("/v1/public/mandates")
+@Tag(name = "Public mandates")
 @Produces(MediaType.APPLICATION_JSON)
 public class PublicMandateResource {
 
@@ -23,6 +30,8 @@ public class PublicMandateResource {
 
     @GET
     @Path("/{id}")
+    @APIResponse(responseCode = "200", description = "the redacted public view", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PublicMandateView.class)))
+    @APIResponse(responseCode = "404", description = "no such mandate (`mandate_not_found`)")
     public Uni<Response> get(@RestPath String id) {
         return service.publicView(id).map(Responses::ok);
     }
@@ -30,6 +39,8 @@ public class PublicMandateResource {
     /** The mandate's proof: signed content, signatures and anchors (format: /disco/reference/mandate-proof.md). */
     @GET
     @Path("/{id}/proof")
+    @APIResponse(responseCode = "200", description = "the proof: signed content, signatures, anchors", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateProof.class)))
+    @APIResponse(responseCode = "404", description = "no such mandate (`mandate_not_found`)")
     public Uni<Response> proof(@RestPath String id) {
         return service.proof(id).map(Responses::ok);
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpay.commons.limits.JsonLimits;
+import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.mandate.signing.CanonicalJson;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
@@ -38,12 +39,9 @@ public final class ApiJson {
     private ApiJson() {
     }
 
-    /** The success envelope. */
-    public record Envelope(boolean success, Object data) {
-    }
-
+    /** The platform's success envelope ({@link Envelope}) as this service's bytes (idempotent replays return them). */
     public static String envelope(Object data) {
-        return write(new Envelope(true, data));
+        return write(Envelope.of(data));
     }
 
     public static String write(Object value) {

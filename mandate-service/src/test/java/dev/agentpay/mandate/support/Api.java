@@ -2,6 +2,7 @@ package dev.agentpay.mandate.support;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;
@@ -13,7 +14,6 @@ import java.time.format.DateTimeFormatterBuilder;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 
 /** HTTP helpers shared by the tests: partners through the admin API, mandates through the partner API. */
 public final class Api {
@@ -60,26 +60,10 @@ public final class Api {
 
     /** Waits until the key is (or is no longer) accepted on the mandate API. */
     public static void awaitKey(String apiKey, boolean accepted) {
-        await(Duration.ofSeconds(30), () -> {
+        await("key " + (accepted ? "accepted" : "refused")).atMost(Duration.ofSeconds(30)).until(() -> {
             int status = given().header("x-api-key", apiKey).get("/v1/mandates/mnd_probe").statusCode();
             return accepted ? status == 404 : status == 401;
-        }, "key " + (accepted ? "accepted" : "refused"));
-    }
-
-    public static void await(Duration limit, BooleanSupplier condition, String what) {
-        Instant end = Instant.now().plus(limit);
-        while (Instant.now().isBefore(end)) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new AssertionError("timed out after " + limit + " waiting for " + what);
+        });
     }
 
     public static String iso(Instant instant) {

@@ -1,5 +1,6 @@
 package dev.agentpay.commons.limits;
 
+import dev.agentpay.commons.error.ErrorBody;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.core.http.HttpHeaders;
@@ -40,19 +41,16 @@ public class BodyLimitFilter {
     /** After the rate limiter, before Quarkus' own check (route order -2). */
     static final int PRIORITY = 200;
 
-    static final String BODY = "{\"success\":false,\"error\":{\"code\":\"payload_too_large\","
-            + "\"message\":\"request body exceeds the limit of %d bytes\"}}";
+    static final String TOO_LARGE = "request body exceeds the limit of %d bytes";
 
-    static final String LENGTH_REQUIRED = "{\"success\":false,\"error\":{\"code\":\"length_required\","
-            + "\"message\":\"send the body with a Content-Length (at most %d bytes on this route)\"}}";
+    static final String LENGTH_REQUIRED = "send the body with a Content-Length (at most %d bytes on this route)";
 
     static final String PREFIXES = "platform.http.body-limits";
 
     /** The most an anonymous request may send anywhere (64 KiB). */
     public static final long ANONYMOUS_MAX = 64 * 1024;
 
-    static final String UNAUTHORIZED = "{\"success\":false,\"error\":{\"code\":\"unauthorized\","
-            + "\"message\":\"missing or invalid x-admin-key header\"}}";
+    static final String UNAUTHORIZED = ErrorBody.json("unauthorized", "missing or invalid x-admin-key header");
 
     @jakarta.inject.Inject
     dev.agentpay.commons.auth.AuthConfig auth;
@@ -144,7 +142,7 @@ public class BodyLimitFilter {
                 // The HTTP codec refuses a malformed length before we get here.
             }
         } else if (limit < limits.ceiling() && rc.request().headers().contains(HttpHeaders.TRANSFER_ENCODING)) {
-            refuse(rc, 411, String.format(LENGTH_REQUIRED, limit));
+            refuse(rc, 411, ErrorBody.json("length_required", String.format(LENGTH_REQUIRED, limit)));
             return;
         }
         rc.next();
@@ -156,7 +154,7 @@ public class BodyLimitFilter {
     }
 
     static void tooLarge(RoutingContext rc, long limit) {
-        refuse(rc, 413, String.format(BODY, limit));
+        refuse(rc, 413, ErrorBody.json("payload_too_large", String.format(TOO_LARGE, limit)));
     }
 
     private static void refuse(RoutingContext rc, int status, String body) {

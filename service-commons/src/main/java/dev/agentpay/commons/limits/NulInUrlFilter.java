@@ -1,5 +1,6 @@
 package dev.agentpay.commons.limits;
 
+import dev.agentpay.commons.error.ErrorBody;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
@@ -18,8 +19,7 @@ public class NulInUrlFilter {
     /** Before the rate limiter (300) and the body limit (200): it costs nothing and needs no state. */
     static final int PRIORITY = 400;
 
-    static final String BODY = "{\"success\":false,\"error\":{\"code\":\"invalid_url\","
-            + "\"message\":\"the URL contains a NUL character (%00)\"}}";
+    static final String BODY = ErrorBody.json("invalid_url", "the URL contains a NUL character (%00)");
 
     void register(@Observes Filters filters) {
         filters.register(NulInUrlFilter::check, PRIORITY);

@@ -1,5 +1,6 @@
 package dev.agentpay.commons.limits;
 
+import dev.agentpay.commons.error.ErrorBody;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.agentpay.commons.auth.AuthFilters;
 import dev.agentpay.commons.auth.Partner;
@@ -102,9 +103,8 @@ public class RateLimitFilter {
         res.setStatusCode(429)
                 .putHeader("Retry-After", Long.toString(d.retryAfterSeconds()))
                 .putHeader("Content-Type", "application/json")
-                .end("{\"success\":false,\"error\":{\"code\":\"rate_limited\",\"message\":\"too many requests "
-                        + (byKey ? "for this API key" : "from this address") + "; retry after "
-                        + d.retryAfterSeconds() + " s\"}}");
+                .end(ErrorBody.json("rate_limited", "too many requests " + (byKey ? "for this API key" : "from this address")
+                        + "; retry after " + d.retryAfterSeconds() + " s"));
     }
 
     private Optional<Partner> partnerOf(String key) {

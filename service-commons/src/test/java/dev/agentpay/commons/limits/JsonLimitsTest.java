@@ -67,4 +67,42 @@ class JsonLimitsTest {
         assertThatThrownBy(() -> own.readTree("[".repeat(33) + "]".repeat(33))).isInstanceOf(StreamConstraintsException.class);
         assertThatThrownBy(() -> own.readTree("{\"v\":1" + "0".repeat(100) + "}")).isInstanceOf(StreamConstraintsException.class);
     }
+
+    @Test
+    void refusesAStringPastTheLimitAndTakesOneAtIt() throws Exception {
+        String atLimit = "a".repeat(JsonLimits.DEFAULT_MAX_STRING_LENGTH);
+        assertThat(mapper.readTree("{\"s\":\"" + atLimit + "\"}").get("s").textValue()).hasSize(1 << 20);
+        assertThatThrownBy(() -> mapper.readTree("{\"s\":\"" + atLimit + "a\"}"))
+                .isInstanceOf(StreamConstraintsException.class);
+    }
+
+    @Test
+    void configuredLimitsReplaceTheDefaultsOneByOne() {
+        org.eclipse.microprofile.config.Config config = new io.smallrye.config.SmallRyeConfigBuilder()
+                .withSources(new io.smallrye.config.PropertiesConfigSource(java.util.Map.of(
+                        "platform.json.max-nesting-depth", "4",
+                        "platform.json.max-number-length", "10"), "test", 500))
+                .build();
+        com.fasterxml.jackson.core.StreamReadConstraints c = JsonLimits.constraints(config);
+        assertThat(c.getMaxNestingDepth()).isEqualTo(4);
+        assertThat(c.getMaxNumberLength()).isEqualTo(10);
+        assertThat(c.getMaxStringLength()).as("not configured: the default").isEqualTo(JsonLimits.DEFAULT_MAX_STRING_LENGTH);
+        assertThat(c.getMaxNameLength()).isEqualTo(JsonLimits.DEFAULT_MAX_NAME_LENGTH);
+
+        ObjectMapper tight = new ObjectMapper();
+        JsonLimits.apply(tight, config);
+        assertThatThrownBy(() -> tight.readTree("[[[[[1]]]]]")).isInstanceOf(StreamConstraintsException.class);
+        assertThatThrownBy(() -> tight.readTree("12345678901")).isInstanceOf(StreamConstraintsException.class);
+        assertThatThrownBy(() -> tight.readTree("{\"k\":1,\"k\":2}")).as("duplicate keys stay refused")
+                .isInstanceOf(com.fasterxml.jackson.core.JsonParseException.class);
+    }
+
+    @Test
+    void withoutAnApplicationTheDefaultsApply() {
+        com.fasterxml.jackson.core.StreamReadConstraints c = JsonLimits.constraints(null);
+        assertThat(c.getMaxNestingDepth()).isEqualTo(32);
+        assertThat(c.getMaxNumberLength()).isEqualTo(100);
+        assertThat(c.getMaxStringLength()).isEqualTo(1 << 20);
+        assertThat(c.getMaxNameLength()).isEqualTo(1024);
+    }
 }

@@ -52,11 +52,15 @@ public class DepositRepository {
                 .map(DepositRepository::deposits);
     }
 
-    /** Addresses whose back-fill is still to do. */
-    public Uni<List<Deposit>> pendingBackfill(SqlClient c, String chain, int limit) {
+    /**
+     * Addresses whose back-fill is still to do, among those registered up to {@code maxSeq} (the ones the
+     * scanner already matches against: an address registered later is back-filled on a later tick, up to
+     * a checkpoint that covers every block scanned without it).
+     */
+    public Uni<List<Deposit>> pendingBackfill(SqlClient c, String chain, long maxSeq, int limit) {
         return c.preparedQuery("select seq, chain, address, invoice_id, backfill_from from deposit_address"
-                        + " where chain = $1 and backfill_from is not null order by backfill_from, seq limit $2")
-                .execute(Tuple.of(chain, limit))
+                        + " where chain = $1 and backfill_from is not null and seq <= $2 order by backfill_from, seq limit $3")
+                .execute(Tuple.of(chain, maxSeq, limit))
                 .map(DepositRepository::deposits);
     }
 

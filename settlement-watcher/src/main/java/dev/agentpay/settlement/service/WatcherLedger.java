@@ -61,9 +61,9 @@ public class WatcherLedger {
         return deposits.since(pool, chain, afterSeq, limit);
     }
 
-    /** Deposit addresses whose back-fill is still to do. */
-    public Uni<List<Deposit>> pendingBackfill(String chain, int limit) {
-        return deposits.pendingBackfill(pool, chain, limit);
+    /** Deposit addresses whose back-fill is still to do, among those registered up to {@code maxSeq}. */
+    public Uni<List<Deposit>> pendingBackfill(String chain, long maxSeq, int limit) {
+        return deposits.pendingBackfill(pool, chain, maxSeq, limit);
     }
 
     /** Commits one scan step; emits how many events it published. */

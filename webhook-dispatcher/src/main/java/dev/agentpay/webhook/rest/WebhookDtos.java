@@ -8,6 +8,7 @@ import dev.agentpay.webhook.service.Signatures;
 import dev.agentpay.webhook.service.SubscriptionService.DeliveryDetail;
 import java.time.OffsetDateTime;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * Request and response bodies of the webhook API. Secrets appear in requests, and (their Standard Webhooks
@@ -18,20 +19,16 @@ public final class WebhookDtos {
     private WebhookDtos() {
     }
 
-    /** The success envelope {@code {success:true, data}}. */
-    public record Envelope<T>(boolean success, T data) {
-        public static <T> Envelope<T> of(T data) {
-            return new Envelope<>(true, data);
-        }
-    }
-
+    @Schema(name = "CreateWebhookRequest")
     public record CreateRequest(String url, List<String> events, String secret, String description) {
     }
 
     /** PATCH body; {@code secret} is only read to refuse it (rotation has its own endpoint). */
+    @Schema(name = "UpdateWebhookRequest")
     public record UpdateRequest(String url, List<String> events, String description, String secret) {
     }
 
+    @Schema(name = "RotateWebhookSecretRequest")
     public record RotateRequest(String secret, Long overlapSeconds) {
     }
 

@@ -1,12 +1,13 @@
 package dev.agentpay.webhook.rest;
 
+import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.webhook.domain.EventTypes;
 import dev.agentpay.webhook.rest.WebhookDtos.CreateRequest;
 import dev.agentpay.webhook.rest.WebhookDtos.DeliveryView;
-import dev.agentpay.webhook.rest.WebhookDtos.Envelope;
 import dev.agentpay.webhook.rest.WebhookDtos.RotateRequest;
 import dev.agentpay.webhook.rest.WebhookDtos.SubscriptionView;
 import dev.agentpay.webhook.rest.WebhookDtos.SubscriptionWithSecret;
@@ -25,12 +26,19 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.util.List;
 import java.util.UUID;
 
 /** Webhook subscriptions and their delivery log, for the partner of the {@code x-api-key}. */
 @Path("/v1/webhooks")
 @PartnerAuthenticated
+@SecurityRequirement(name = OpenApiContract.API_KEY)
+@Tag(name = "Webhooks")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class WebhookResource {
@@ -44,6 +52,7 @@ public class WebhookResource {
     }
 
     @POST
+    @APIResponse(responseCode = "201", description = "subscribed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SubscriptionView.class)))
     public Uni<Response> create(CreateRequest body) {
         CreateRequest r = required(body);
         return service.create(partner.id(), r.url(), r.events(), r.secret(), r.description())
@@ -101,6 +110,8 @@ public class WebhookResource {
     }
 
     @DELETE
+    @APIResponse(responseCode = "204", description = "deleted")
+    @APIResponse(responseCode = "404", description = "no such webhook subscription (`webhook_not_found`)")
     @Path("{id}")
     public Uni<Response> delete(@PathParam("id") String id) {
         return service.delete(partner.id(), uuid(id)).map(v -> Response.noContent().build());
@@ -129,6 +140,8 @@ public class WebhookResource {
 
     @POST
     @Path("{id}/deliveries/{deliveryId}/redeliver")
+    @APIResponse(responseCode = "202", description = "queued for delivery now", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DeliveryView.class)))
+    @APIResponse(responseCode = "404", description = "no such subscription or delivery")
     public Uni<Response> redeliver(@PathParam("id") String id, @PathParam("deliveryId") String deliveryId) {
         return service.redeliver(partner.id(), uuid(id), uuid(deliveryId, "delivery_not_found"))
                 .map(d -> Response.accepted(Envelope.of(DeliveryView.of(d))).build());

@@ -6,55 +6,37 @@ import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.commons.events.PlatformEvent;
-import dev.agentpay.localstack.testing.SharedServers;
-import java.nio.charset.StandardCharsets;
+import dev.agentpay.localstack.testing.TestKafka;
 import java.time.Instant;
-import java.util.Properties;
 import java.util.UUID;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Produces input events to the real Kafka broker the way the other services do (EventCodec JSON, key = aggregate id). */
 public final class TestEvents {
 
-    private static KafkaProducer<String, String> producer;
+    private static TestKafka.Publisher publisher;
 
     private TestEvents() {
     }
 
-    private static synchronized KafkaProducer<String, String> producer() {
-        if (producer == null) {
-            Properties p = new Properties();
-            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedServers.kafka().bootstrapServers());
-            p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-            p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-            p.put(ProducerConfig.ACKS_CONFIG, "all");
-            p.put(ProducerConfig.LINGER_MS_CONFIG, "1");
-            producer = new KafkaProducer<>(p);
+    private static synchronized TestKafka.Publisher publisher() {
+        if (publisher == null) {
+            publisher = TestKafka.publisher();
         }
-        return producer;
+        return publisher;
     }
 
+    /** Sends an event as the relays do (event headers) and waits for the broker's acknowledgement. */
     public static void send(DomainEvent e) {
-        ProducerRecord<String, String> r = new ProducerRecord<>(e.topic(), e.aggregateId(), EventCodec.encode(e));
-        r.headers().add("event-id", e.eventId().toString().getBytes(StandardCharsets.UTF_8));
-        r.headers().add("event-type", e.type().getBytes(StandardCharsets.UTF_8));
-        try {
-            producer().send(r).get();
-        } catch (Exception ex) {
-            throw new IllegalStateException(ex);
-        }
+        TestKafka.send(TestKafka.record(e));
     }
 
-    /** Sends without waiting for the broker's acknowledgement (for volume). */
+    /** Sends without waiting for the broker's acknowledgement (for volume); {@link #flush()} waits. */
     public static void sendAsync(DomainEvent e) {
-        producer().send(new ProducerRecord<>(e.topic(), e.aggregateId(), EventCodec.encode(e)));
+        publisher().send(e);
     }
 
     public static void flush() {
-        producer().flush();
+        publisher().flush();
     }
 
     public static MandateEvent mandate(String type, String mandateId, String partnerId) {

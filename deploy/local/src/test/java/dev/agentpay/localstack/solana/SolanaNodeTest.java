@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -65,14 +66,8 @@ class SolanaNodeTest {
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString()).body());
     }
 
-    static JsonNode await(Duration timeout, Predicate<JsonNode> done, RpcCall call) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        JsonNode last = call.run();
-        while (!done.test(last) && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-            last = call.run();
-        }
-        return last;
+    static JsonNode await(Duration timeout, Predicate<JsonNode> done, RpcCall call) {
+        return Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(50)).until(call::run, done);
     }
 
     @FunctionalInterface

@@ -1,8 +1,11 @@
 package dev.agentpay.discovery.benchmark.rest;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.rest.Envelope;
+import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.discovery.benchmark.service.BenchmarkService;
 import dev.agentpay.discovery.documents.domain.StaticDocument;
 import dev.agentpay.discovery.documents.rest.DocumentResource;
@@ -19,11 +22,17 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
+import java.math.BigDecimal;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.util.regex.Pattern;
 
 /** Publishing benchmarks (admin) and serving their raw logs (public, immutable by id). */
 @Path("/disco/benchmark")
+@Tag(name = "Discovery")
 public class BenchmarkResource {
 
     private static final Pattern ID = Pattern.compile("bm_[0-9a-f]{32}");
@@ -31,20 +40,29 @@ public class BenchmarkResource {
     @Inject
     BenchmarkService service;
 
+    /** What a publication answers (snake_case, as the benchmark documents are written). */
+    public record PublishedView(String id, BigDecimal score, @JsonProperty("meets_floor") boolean meetsFloor,
+            @JsonProperty("benchmark_url") String benchmarkUrl, @JsonProperty("raw_logs_url") String rawLogsUrl) {
+    }
+
     @POST
     @Path("publish")
     @AdminOnly
+    @SecurityRequirement(name = OpenApiContract.ADMIN_KEY)
+    @APIResponse(responseCode = "201", description = "published", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PublishedView.class)))
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<Response> publish(JsonNode doc) {
         return service.publish(doc).map(p -> Response.status(201)
-                .entity(Map.of("success", true, "data", Map.of("id", p.id(), "score", p.score(), "meets_floor", p.meetsFloor(),
-                        "benchmark_url", p.benchmarkUrl(), "raw_logs_url", p.rawLogsUrl())))
+                .entity(Envelope.of(new PublishedView(p.id(), p.score(), p.meetsFloor(), p.benchmarkUrl(), p.rawLogsUrl())))
                 .build());
     }
 
     @GET
     @Path("raw/{id}.jsonl")
+    @APIResponse(responseCode = "200", description = "the raw logs (immutable)", content = @Content(mediaType = "application/x-ndjson"))
+    @APIResponse(responseCode = "304", description = "not modified (If-None-Match)")
+    @APIResponse(responseCode = "404", description = "no such benchmark (`benchmark_not_found`)")
     public Uni<Response> raw(@PathParam("id") String id, @HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         if (!ID.matcher(id).matches()) {
             throw ApiException.notFound("benchmark_not_found", "no benchmark with that id");

@@ -11,14 +11,24 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.regex.Pattern;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * Serves the pre-rendered discovery documents (no credential): each answer carries its strong ETag
  * and Cache-Control, and a matching {@code If-None-Match} is answered 304 with no body.
  */
 @Path("/")
+@Tag(name = "Discovery")
 public class DocumentResource {
+
+    /** Where the merged OpenAPI document is on the classpath. */
+    public static final String OPENAPI_RESOURCE = "/openapi/agentpay-openapi.json";
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9_.-]{1,64}");
 
@@ -27,38 +37,81 @@ public class DocumentResource {
 
     @GET
     @Path(".well-known/disco.json")
+    @APIResponse(responseCode = "200", description = "the discovery manifest", content = @Content(mediaType = "application/json"))
+    @APIResponse(responseCode = "304", description = "not modified (If-None-Match matches the ETag)")
     public Response manifest(@HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(DocumentPaths.MANIFEST, inm);
     }
 
     @GET
     @Path(".well-known/agent-card.json")
+    @APIResponse(responseCode = "200", description = "the A2A agent card", content = @Content(mediaType = "application/json"))
+    @APIResponse(responseCode = "304", description = "not modified (If-None-Match matches the ETag)")
     public Response agentCard(@HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(DocumentPaths.AGENT_CARD, inm);
     }
 
     @GET
     @Path("llms.txt")
+    @APIResponse(responseCode = "200", description = "the platform summary for language models", content = @Content(mediaType = "text/plain"))
+    @APIResponse(responseCode = "304", description = "not modified (If-None-Match matches the ETag)")
     public Response llms(@HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(DocumentPaths.LLMS_TXT, inm);
     }
 
     @GET
     @Path("disco/sections/{name}.json")
+    @APIResponse(responseCode = "200", description = "a section of the manifest", content = @Content(mediaType = "application/json"))
+    @APIResponse(responseCode = "304", description = "not modified (If-None-Match matches the ETag)")
+    @APIResponse(responseCode = "404", description = "no such document")
     public Response section(@PathParam("name") String name, @HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(checked(name, "section"), DocumentPaths.section(name), inm);
     }
 
     @GET
     @Path("disco/reference/{name}")
+    @APIResponse(responseCode = "200", description = "a reference document", content = @Content(mediaType = "text/markdown"))
+    @APIResponse(responseCode = "304", description = "not modified (If-None-Match matches the ETag)")
+    @APIResponse(responseCode = "404", description = "no such document")
     public Response reference(@PathParam("name") String name, @HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(checked(name, "reference"), DocumentPaths.reference(name), inm);
     }
 
     @GET
     @Path("disco/benchmark.json")
+    @APIResponse(responseCode = "200", description = "the latest published benchmark", content = @Content(mediaType = "application/json"))
+    @APIResponse(responseCode = "304", description = "not modified (If-None-Match matches the ETag)")
+    @APIResponse(responseCode = "404", description = "no such document")
     public Response benchmark(@HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(DocumentPaths.BENCHMARK, inm);
+    }
+
+    /**
+     * The merged OpenAPI 3.1 document of the whole public API, built from every service's own document
+     * ({@code deploy/local/node/openapi-merge.mjs}; checked in, kept current by the build's check).
+     */
+    @GET
+    @Path("openapi.json")
+    @APIResponse(responseCode = "200", description = "the OpenAPI 3.1 document of the public API", content = @Content(mediaType = "application/json"))
+    @APIResponse(responseCode = "304", description = "not modified (If-None-Match matches the ETag)")
+    public Response openapi(@HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
+        return answer(OpenApiDocument.INSTANCE, inm);
+    }
+
+    /** The merged document, read once from the classpath. */
+    private static final class OpenApiDocument {
+        static final StaticDocument INSTANCE = load();
+
+        private static StaticDocument load() {
+            try (InputStream in = DocumentResource.class.getResourceAsStream(OPENAPI_RESOURCE)) {
+                if (in == null) {
+                    throw new IllegalStateException(OPENAPI_RESOURCE + " is missing from the build");
+                }
+                return StaticDocument.of(in.readAllBytes(), "application/json", StaticDocument.PUBLIC_5_MIN);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 
     private static String checked(String name, String kind) {

@@ -32,6 +32,7 @@ import jakarta.ws.rs.core.Response;
  * stream, hence 405 for GET and DELETE (there is no session to delete).
  */
 @Path("/disco/mcp")
+@org.eclipse.microprofile.openapi.annotations.tags.Tag(name = "MCP", description = "Model Context Protocol, streamable HTTP (JSON-RPC 2.0)")
 public class McpResource {
 
     @Inject

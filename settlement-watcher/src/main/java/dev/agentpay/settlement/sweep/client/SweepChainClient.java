@@ -102,6 +102,11 @@ public class SweepChainClient implements AutoCloseable {
         }
     }
 
+    /** The chain's latest block number. */
+    public long blockNumber() {
+        return send(() -> web3j.ethBlockNumber().send()).getBlockNumber().longValueExact();
+    }
+
     /** The receipt, once mined. */
     public Optional<TransactionReceipt> receipt(String txHash) {
         return send(() -> web3j.ethGetTransactionReceipt(txHash).send()).getTransactionReceipt();

@@ -90,15 +90,21 @@ public class SweepRepository {
                 });
     }
 
+    /** A confirmed sweep and the block it was mined in. */
+    public record Mined(UUID id, String txHash, String rawTx, long blockNumber, String blockHash) {
+    }
+
     /**
-     * The sweep was mined and succeeded: its per-address amounts (from the Swept events) join the ledger;
-     * {@code tx} must be a transaction (the batch and its items change together).
+     * The sweep was mined (in {@code blockNumber}/{@code blockHash}) and succeeded: its per-address
+     * amounts (from the Swept events) join the ledger; {@code tx} must be a transaction (the batch and
+     * its items change together).
      */
-    public Uni<Boolean> confirm(SqlClient tx, UUID id, String chain, Map<String, BigInteger> sweptByAddress, Instant at) {
+    public Uni<Boolean> confirm(SqlClient tx, UUID id, String chain, Map<String, BigInteger> sweptByAddress, long blockNumber,
+            String blockHash, Instant at) {
         BigInteger total = sweptByAddress.values().stream().reduce(BigInteger.ZERO, BigInteger::add);
         return tx.preparedQuery("update sweep_batch set state = 'CONFIRMED', swept_atomic = $2,"
-                        + " updated_at = $3 where id = $1 and state = 'SENT'")
-                .execute(Tuple.of(id, new BigDecimal(total), Times.db(at)))
+                        + " updated_at = $3, block_number = $4, block_hash = $5 where id = $1 and state = 'SENT'")
+                .execute(Tuple.of(id, new BigDecimal(total), Times.db(at), blockNumber, blockHash))
                 .flatMap(rs -> {
                     if (rs.rowCount() == 0) {
                         return Uni.createFrom().item(false); // already confirmed or failed: nothing twice
@@ -111,6 +117,34 @@ public class SweepRepository {
                     }
                     return items.replaceWith(true);
                 });
+    }
+
+    /** Confirmed sweeps mined at or above {@code fromBlock} (a reorg may still take them out), newest first. */
+    public Uni<List<Mined>> minedSince(SqlClient c, String chain, long fromBlock, int limit) {
+        return c.preparedQuery("select id, tx_hash, raw_tx, block_number, block_hash from sweep_batch where chain = $1"
+                        + " and state = 'CONFIRMED' and block_number >= $2 order by block_number desc limit $3")
+                .execute(Tuple.of(chain, fromBlock, limit))
+                .map(rs -> {
+                    List<Mined> out = new ArrayList<>();
+                    for (Row r : rs) {
+                        out.add(new Mined(r.getUUID(0), r.getString(1), r.getString(2), r.getLong(3), r.getString(4)));
+                    }
+                    return out;
+                });
+    }
+
+    /**
+     * A confirmed sweep that a reorg took out of its block: back to SENT (broadcast again now), its amounts
+     * out of the ledger (the money is at the deposit addresses again until it is mined again); {@code tx}
+     * must be a transaction.
+     */
+    public Uni<Boolean> reopen(SqlClient tx, UUID id, String reason, Instant at) {
+        return tx.preparedQuery("update sweep_batch set state = 'SENT', swept_atomic = null,"
+                        + " block_number = null, block_hash = null, attempts = attempts + 1, broadcast_at = $3, last_error = $2,"
+                        + " updated_at = $3 where id = $1 and state = 'CONFIRMED'")
+                .execute(Tuple.of(id, truncate(reason), Times.db(at)))
+                .flatMap(rs -> rs.rowCount() == 0 ? Uni.createFrom().item(false)
+                        : tx.preparedQuery("delete from sweep_item where batch_id = $1").execute(Tuple.of(id)).replaceWith(true));
     }
 
     public Uni<Void> fail(SqlClient c, UUID id, String error, Instant at) {

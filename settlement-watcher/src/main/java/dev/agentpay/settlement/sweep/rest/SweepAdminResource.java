@@ -2,6 +2,8 @@ package dev.agentpay.settlement.sweep.rest;
 
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.rest.Envelope;
+import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.settlement.sweep.repository.SweepRepository;
 import dev.agentpay.settlement.sweep.service.Sweeper;
 import io.smallrye.mutiny.Uni;
@@ -11,9 +13,9 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.util.LinkedHashMap;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Operator view of the sweep ledger (header {@code x-admin-key}; not routed by the public gateway): per
@@ -23,42 +25,40 @@ import java.util.Map;
 @Path("/admin/sweeps")
 @Produces(MediaType.APPLICATION_JSON)
 @AdminOnly
+@SecurityRequirement(name = OpenApiContract.ADMIN_KEY)
+@Tag(name = "Admin: sweeps")
 public class SweepAdminResource {
 
     @Inject
     Sweeper sweeper;
 
+    /** Per chain: what deposit addresses received, what was swept, what they hold (atomic units as decimal text). */
+    public record ChainTotals(String chain, String receivedAtomic, String sweptAtomic, String heldAtomic, long openSweeps,
+            long failedSweeps) {
+    }
+
+    /** One sweep batch; a FAILED one with its error. */
+    public record SweepView(String id, String chain, String state, String txHash, Long nonce, int addresses,
+            String sweptAtomic, int attempts, String lastError, String createdAt) {
+
+        static SweepView of(SweepRepository.Batch b) {
+            return new SweepView(b.id().toString(), b.chain(), b.state(), b.txHash(), b.nonce(), b.addresses().size(),
+                    b.swept() == null ? null : b.swept().toString(), b.attempts(), b.lastError(), b.createdAt().toString());
+        }
+    }
+
+    public record Sweeps(List<ChainTotals> chains, List<SweepView> sweeps) {
+    }
+
     @GET
-    public Uni<Map<String, Object>> sweeps(@QueryParam("limit") Integer limit) {
+    public Uni<Envelope<Sweeps>> sweeps(@QueryParam("limit") Integer limit) {
         int n = limit == null ? 50 : limit;
         if (n < 1 || n > 500) {
             throw ApiException.invalidField("limit", "must be an integer from 1 to 500");
         }
-        return sweeper.totals().flatMap(totals -> sweeper.recent(n).map(batches -> {
-            Map<String, Object> data = new LinkedHashMap<>();
-            data.put("chains", totals.stream().map(t -> Map.of("chain", t.chain(), "receivedAtomic", t.received().toString(),
-                    "sweptAtomic", t.swept().toString(), "heldAtomic", t.held().toString(), "openSweeps", t.openBatches(),
-                    "failedSweeps", t.failedBatches())).toList());
-            data.put("sweeps", batches.stream().map(SweepAdminResource::view).toList());
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("success", true);
-            body.put("data", data);
-            return body;
-        }));
-    }
-
-    private static Map<String, Object> view(SweepRepository.Batch b) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", b.id().toString());
-        m.put("chain", b.chain());
-        m.put("state", b.state());
-        m.put("txHash", b.txHash());
-        m.put("nonce", b.nonce());
-        m.put("addresses", b.addresses().size());
-        m.put("sweptAtomic", b.swept() == null ? null : b.swept().toString());
-        m.put("attempts", b.attempts());
-        m.put("lastError", b.lastError());
-        m.put("createdAt", b.createdAt().toString());
-        return m;
+        return sweeper.totals().flatMap(totals -> sweeper.recent(n).map(batches -> Envelope.of(new Sweeps(
+                totals.stream().map(t -> new ChainTotals(t.chain(), t.received().toString(), t.swept().toString(),
+                        t.held().toString(), t.openBatches(), t.failedBatches())).toList(),
+                batches.stream().map(SweepView::of).toList()))));
     }
 }

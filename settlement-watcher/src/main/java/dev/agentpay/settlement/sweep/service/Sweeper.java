@@ -44,6 +44,8 @@ public class Sweeper {
     private static final Logger LOG = Logger.getLogger(Sweeper.class);
     private static final Duration DB_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration RECEIPT_WAIT = Duration.ofSeconds(15);
+    /** At most this many recent confirmed sweeps per chain are re-read for reorgs each round. */
+    private static final int REVERIFIED = 100;
 
     /** What one round on a chain did. */
     public record Round(int addresses, BigInteger swept, String txHash, String outcome) {
@@ -96,6 +98,7 @@ public class Sweeper {
         }
         SweepChainClient rpc = client(e);
         String factory = e.depositFactoryAddress().orElseThrow();
+        reverify(e, rpc);
         List<SweepRepository.Batch> open = ledger.open(pool, e.name()).await().atMost(DB_TIMEOUT);
         if (!open.isEmpty()) {
             return resolve(e, rpc, factory, open.get(0));
@@ -143,6 +146,36 @@ public class Sweeper {
         return new Round(addresses.size(), BigInteger.ZERO, signed.txHash(), "sent");
     }
 
+    /**
+     * Re-reads the receipts of the chain's confirmed sweeps that a reorg could still take out (mined within
+     * {@code settlement.evm.remembered-blocks} of the head, as far as the scanner follows reorgs). A sweep no
+     * longer mined where it was is reopened (SENT, its amounts out of the ledger) and broadcast again; its
+     * money is back at the deposit addresses, and the next round settles it as any open sweep.
+     */
+    private void reverify(ChainTable.Entry e, SweepChainClient rpc) {
+        long from = Math.max(0, rpc.blockNumber() - config.evm().rememberedBlocks());
+        for (SweepRepository.Mined m : ledger.minedSince(pool, e.name(), from, REVERIFIED).await().atMost(DB_TIMEOUT)) {
+            var receipt = rpc.receipt(m.txHash());
+            if (receipt.isPresent() && m.blockHash().equalsIgnoreCase(receipt.get().getBlockHash())) {
+                continue;
+            }
+            String reason = "reorg: no longer mined in block " + m.blockNumber() + " (" + m.blockHash() + ")"
+                    + receipt.map(r -> ", now in block " + r.getBlockNumber()).orElse("");
+            if (!pool.withTransaction(tx -> ledger.reopen(tx, m.id(), reason, Instant.now())).await().atMost(DB_TIMEOUT)) {
+                continue;
+            }
+            metrics.counter("sweep.batches", "chain", e.name(), "outcome", "reorged").increment();
+            LOG.warnf("%s: sweep %s (%s) %s; reopened and broadcast again", e.name(), m.id(), m.txHash(), reason);
+            if (receipt.isEmpty()) {
+                try {
+                    rpc.broadcast(m.rawTx());
+                } catch (dev.agentpay.settlement.client.EvmClient.RpcException ex) {
+                    LOG.warnf("%s: re-broadcasting reorged sweep %s failed (retried later): %s", e.name(), m.id(), ex.getMessage());
+                }
+            }
+        }
+    }
+
     /** An open sweep: confirmed or failed once mined; re-broadcast (the same bytes) when it stays unmined. */
     private Round resolve(ChainTable.Entry e, SweepChainClient rpc, String factory, SweepRepository.Batch b) {
         var receipt = rpc.receipt(b.txHash());
@@ -181,7 +214,8 @@ public class Sweeper {
             return new Round(addresses, BigInteger.ZERO, txHash, "failed");
         }
         Map<String, BigInteger> swept = SweepChainClient.swept(receipt, factory);
-        pool.withTransaction(tx -> ledger.confirm(tx, id, e.name(), swept, Instant.now())).await().atMost(DB_TIMEOUT);
+        pool.withTransaction(tx -> ledger.confirm(tx, id, e.name(), swept, receipt.getBlockNumber().longValueExact(),
+                receipt.getBlockHash(), Instant.now())).await().atMost(DB_TIMEOUT);
         BigInteger total = swept.values().stream().reduce(BigInteger.ZERO, BigInteger::add);
         metrics.counter("sweep.batches", "chain", e.name(), "outcome", "confirmed").increment();
         metrics.counter("sweep.swept.atomic", "chain", e.name()).increment(total.doubleValue());

@@ -1,65 +1,81 @@
-package dev.agentpay.mandate.rest;
+package dev.agentpay.commons.rest;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.error.ErrorMappers;
 import dev.agentpay.commons.limits.JsonLimits;
 import dev.agentpay.commons.limits.WellFormedText;
-import dev.agentpay.mandate.service.ApiJson;
-import dev.agentpay.mandate.signing.CanonicalJson;
-import dev.agentpay.mandate.signing.JsDate;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.text.Normalizer;
-import java.time.Instant;
 import java.util.Iterator;
 import java.util.Set;
 
 /**
- * A JSON object request body, checked in the order a client can act on: size (413), media type (415),
- * syntax ({@code invalid_json}), shape ({@code invalid_body}), then each field
- * ({@code validation_error} naming it).
+ * The one reader of JSON request bodies that a resource takes as text (because it needs the raw
+ * bytes, or accepts any content type): checked in the order a client can act on: size (413), media
+ * type (415), syntax ({@code invalid_json}: duplicate keys at any depth, {@link JsonLimits}' limits),
+ * shape ({@code invalid_body}), unknown top-level fields, then each field ({@code validation_error}
+ * naming it). Resources that need no raw text take a typed record, read by the framework's reader with
+ * the same {@link JsonLimits} mapper and {@link ErrorMappers}.
  */
 public final class JsonRequest {
 
-    /** Fields whose raw text is kept and escaped by the canonicalizer rather than stored as parsed strings. */
-    private static final Set<String> RAW_FIELDS = Set.of("terms");
+    /**
+     * The strict request mapper: {@link JsonLimits}' rules, decimals read exactly (so an amount is the
+     * sent value, never a double's approximation), trailing content refused.
+     */
+    public static final ObjectMapper MAPPER = JsonLimits.newMapper()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
+    private final ObjectMapper mapper;
     private final String text;
     private final ObjectNode node;
 
-    private JsonRequest(String text, ObjectNode node) {
+    private JsonRequest(ObjectMapper mapper, String text, ObjectNode node) {
+        this.mapper = mapper;
         this.text = text;
         this.node = node;
+    }
+
+    /** {@link #parse(ObjectMapper, String, String, int, boolean, Set, Set)} with {@link #MAPPER}, no raw fields. */
+    public static JsonRequest parse(String contentType, String body, int maxBytes, boolean optional, Set<String> allowed) {
+        return parse(MAPPER, contentType, body, maxBytes, optional, allowed, Set.of());
     }
 
     /**
      * Parses {@code body}. An empty body is an empty object when {@code optional}; otherwise a 400.
      *
+     * @param contentType the request's Content-Type; {@code null} skips the check (a resource that declares
+     *            {@code @Consumes} has it checked by the framework)
      * @param allowed the only top-level fields accepted; any other is refused so that typos do not pass silently
+     * @param rawFields fields kept as the client's raw text, where ill-formed UTF-16 is not refused here
      */
-    public static JsonRequest parse(String contentType, String body, int maxBytes, boolean optional, Set<String> allowed) {
+    public static JsonRequest parse(ObjectMapper mapper, String contentType, String body, int maxBytes, boolean optional,
+            Set<String> allowed, Set<String> rawFields) {
         String text = body == null ? "" : body;
         if (text.length() > maxBytes || text.getBytes(StandardCharsets.UTF_8).length > maxBytes) {
             throw new ApiException(413, "payload_too_large", "request body exceeds " + maxBytes + " bytes");
         }
         if (text.isBlank()) {
             if (optional) {
-                return new JsonRequest("{}", ApiJson.MAPPER.createObjectNode());
+                return new JsonRequest(mapper, "{}", mapper.createObjectNode());
             }
             throw ApiException.badRequest("invalid_json", "request body is required");
         }
-        if (!isJson(contentType)) {
+        if (contentType != null && !isJson(contentType)) {
             throw new ApiException(415, "unsupported_media_type", "send the body as application/json");
         }
         JsonNode parsed;
         try {
-            parsed = ApiJson.MAPPER.readTree(text);
+            parsed = mapper.readTree(text);
         } catch (StreamConstraintsException e) {
             String m = String.valueOf(e.getMessage());
             throw ApiException.badRequest("invalid_json", m.startsWith("Number value length")
@@ -72,25 +88,33 @@ public final class JsonRequest {
         if (!(parsed instanceof ObjectNode object)) {
             throw ApiException.badRequest("invalid_body", "request body must be a JSON object");
         }
-        // a key repeated at any depth was refused by the parser (JsonLimits: STRICT_DUPLICATE_DETECTION)
         for (Iterator<String> it = object.fieldNames(); it.hasNext(); ) {
             String field = it.next();
             if (!allowed.contains(field)) {
                 throw ApiException.invalidField(field, "unknown field");
             }
         }
-        // terms is kept as the client's raw text and canonicalized with JSON.stringify's escaping, so an
-        // unpaired surrogate there is signable (the canonical vectors cover it); anywhere else it is refused
-        WellFormedText.require(object, RAW_FIELDS);
-        return new JsonRequest(text, object);
+        WellFormedText.require(object, rawFields);
+        return new JsonRequest(mapper, text, object);
     }
 
-    static boolean isJson(String contentType) {
+    /** {@code application/json} or any {@code application/*+json}. */
+    public static boolean isJson(String contentType) {
         if (contentType == null) {
             return false;
         }
         String type = contentType.split(";", 2)[0].trim().toLowerCase();
         return type.equals("application/json") || (type.startsWith("application/") && type.endsWith("+json"));
+    }
+
+    /** The parsed body. */
+    public ObjectNode node() {
+        return node;
+    }
+
+    /** The field's value, or {@code null} when absent. */
+    public JsonNode get(String field) {
+        return node.get(field);
     }
 
     public boolean has(String field) {
@@ -139,49 +163,20 @@ public final class JsonRequest {
         return s;
     }
 
-    /**
-     * A required JSON object; returns its exact text from the body (so numbers and escapes reach the
-     * canonicalizer untouched, which also enforces its own depth limit).
-     */
-    public String requiredObjectText(String field) {
+    /** A required JSON object field. */
+    public JsonNode requiredObject(String field) {
         if (!has(field)) {
             throw ApiException.invalidField(field, "is required");
         }
-        if (!node.get(field).isObject()) {
-            throw ApiException.invalidField(field, "must be a JSON object");
-        }
-        String inexact = CanonicalJson.firstInexactNumber(node.get(field));
-        if (inexact != null) {
-            throw ApiException.invalidField(field + "." + inexact, "a number must keep its value through the canonical "
-                    + "encoding (an IEEE double, as JavaScript's JSON.parse reads it): finite, at most about 1.8e308, "
-                    + "not below 5e-324 unless 0, and at most 17 significant digits that round-trip; send it as a string");
-        }
-        return rawText(field);
+        return object(field);
     }
 
-    /**
-     * A party name ({@code proposer}, {@code counterparty}): a required string of at most
-     * {@code maxLength} characters, in Unicode NFC, without control characters, format characters (bidi
-     * overrides and isolates, zero-width characters, soft hyphen, BOM) or line and paragraph separators,
-     * so that the name a reviewer reads in the public view is the name that was signed.
-     */
-    public String partyName(String field, int maxLength) {
-        String s = requiredString(field, maxLength);
-        for (int i = 0; i < s.length(); ) {
-            int cp = s.codePointAt(i);
-            int type = Character.getType(cp);
-            if (type == Character.CONTROL || type == Character.FORMAT || type == Character.LINE_SEPARATOR
-                    || type == Character.PARAGRAPH_SEPARATOR) {
-                throw ApiException.invalidField(field, String.format("must not contain control, bidi or zero-width "
-                        + "characters (U+%04X at character %d)", cp, s.codePointCount(0, i) + 1));
-            }
-            i += Character.charCount(cp);
+    private JsonNode object(String field) {
+        JsonNode v = node.get(field);
+        if (!v.isObject()) {
+            throw ApiException.invalidField(field, "must be a JSON object");
         }
-        if (!Normalizer.isNormalized(s, Normalizer.Form.NFC)) {
-            throw ApiException.invalidField(field, "must be in Unicode normalization form NFC (compose accents: "
-                    + "\"é\" as U+00E9, not \"e\" + U+0301)");
-        }
-        return s;
+        return v;
     }
 
     /** An optional JSON object as compact JSON text, or {@code null}. */
@@ -189,36 +184,14 @@ public final class JsonRequest {
         if (!has(field)) {
             return null;
         }
-        objectText(field, maxDepth);
-        return ApiJson.write(node.get(field));
-    }
-
-    private String objectText(String field, int maxDepth) {
-        JsonNode v = node.get(field);
-        if (!v.isObject()) {
-            throw ApiException.invalidField(field, "must be a JSON object");
-        }
+        JsonNode v = object(field);
         if (depth(v) > maxDepth) {
             throw ApiException.invalidField(field, "nests deeper than " + maxDepth + " levels");
         }
-        return rawText(field);
-    }
-
-    /** A required ISO 8601 timestamp with a zone ({@code Z} or an offset). */
-    public Instant requiredTimestamp(String field) {
-        if (!has(field)) {
-            throw ApiException.invalidField(field, "is required");
-        }
-        JsonNode v = node.get(field);
-        if (!v.isTextual()) {
-            throw ApiException.invalidField(field, "must be an ISO 8601 timestamp string");
-        }
         try {
-            // read as JavaScript's Date does, so the signed expires_at is the one the partner computes
-            return JsDate.parse(v.asText());
-        } catch (IllegalArgumentException e) {
-            throw ApiException.invalidField(field, "must be an ISO 8601 timestamp with a time zone, for example "
-                    + "2030-01-31T12:00:00.000Z (" + e.getMessage() + ")");
+            return mapper.writeValueAsString(v);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("request field cannot be encoded", e);
         }
     }
 
@@ -231,8 +204,8 @@ public final class JsonRequest {
     }
 
     /** The characters of a top-level field's value exactly as the client sent them. */
-    private String rawText(String field) {
-        try (JsonParser p = ApiJson.MAPPER.createParser(text)) {
+    public String rawText(String field) {
+        try (JsonParser p = mapper.createParser(text)) {
             p.nextToken(); // START_OBJECT
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
@@ -246,7 +219,7 @@ public final class JsonRequest {
                 p.skipChildren();
             }
         } catch (IOException e) {
-            // the body was parsed successfully above; this cannot happen
+            // the body was parsed successfully before; this cannot happen
             throw new IllegalStateException(e);
         }
         throw new IllegalStateException("field vanished: " + field);

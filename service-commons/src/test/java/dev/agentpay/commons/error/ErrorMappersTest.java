@@ -1,0 +1,174 @@
+package dev.agentpay.commons.error;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.agentpay.commons.limits.JsonLimits;
+import dev.agentpay.commons.limits.LimitMappers;
+import dev.agentpay.commons.limits.WellFormedText;
+import jakarta.ws.rs.BadRequestException;
+import jakarta.ws.rs.InternalServerErrorException;
+import jakarta.ws.rs.NotAcceptableException;
+import jakarta.ws.rs.NotAllowedException;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.NotSupportedException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every exception mapper of the platform, called directly with the exceptions the JSON reader and
+ * JAX-RS really throw: the status, the stable code, a message naming the field when there is one,
+ * and nothing of an unexpected failure's cause in the answer.
+ */
+class ErrorMappersTest {
+
+    private final ErrorMappers mappers = new ErrorMappers();
+    private final ObjectMapper json = JsonLimits.newMapper();
+
+    record Terms(String currency, long amount, List<Line> lines) {
+    }
+
+    record Line(String sku, int quantity) {
+    }
+
+    private static void assertEnvelope(Response r, int status, String code, String message) {
+        assertThat(r.getStatus()).isEqualTo(status);
+        assertThat(r.getMediaType()).isEqualTo(MediaType.APPLICATION_JSON_TYPE);
+        assertThat(r.getEntity()).isEqualTo(ErrorBody.of(code, message));
+        assertThat(((ErrorBody) r.getEntity()).success()).isFalse();
+    }
+
+    private <T extends Throwable> T readFails(String body, Class<T> type) {
+        T e = catchThrowableOfType(type, () -> json.readValue(body, Terms.class));
+        assertThat(e).as("reading %s throws %s", body, type.getSimpleName()).isNotNull();
+        return e;
+    }
+
+    @Test
+    void apiExceptionKeepsItsStatusCodeAndMessage() {
+        assertEnvelope(mappers.apiException(ApiException.conflict("mandate_not_active", "mandate m_1 is revoked")),
+                409, "mandate_not_active", "mandate m_1 is revoked");
+        assertEnvelope(mappers.apiException(ApiException.invalidField("terms.amount", "must be positive")),
+                400, "validation_error", "terms.amount: must be positive");
+        assertEnvelope(mappers.apiException(ApiException.unauthorized("missing x-api-key")), 401, "unauthorized", "missing x-api-key");
+        assertEnvelope(mappers.apiException(ApiException.forbidden("not_party", "not a party")), 403, "not_party", "not a party");
+        assertEnvelope(mappers.apiException(ApiException.notFound("mandate_not_found", "no mandate m_2")),
+                404, "mandate_not_found", "no mandate m_2");
+        assertEnvelope(mappers.apiException(ApiException.badRequest("bad_cursor", "cursor is not valid")), 400, "bad_cursor", "cursor is not valid");
+    }
+
+    @Test
+    void aWrongTypeNamesTheFieldPathWithArrayIndexes() {
+        MismatchedInputException top = readFails("{\"currency\":\"USDC\",\"amount\":{},\"lines\":[]}", MismatchedInputException.class);
+        assertEnvelope(mappers.mismatched(top), 400, "invalid_body", "amount: wrong type");
+        MismatchedInputException nested = readFails("{\"lines\":[{\"sku\":\"a\",\"quantity\":1},{\"sku\":\"b\",\"quantity\":[1]}]}",
+                MismatchedInputException.class);
+        assertEnvelope(mappers.mismatched(nested), 400, "invalid_body", "lines.[1].quantity: wrong type");
+        InvalidFormatException format = readFails("{\"amount\":\"ten\"}", InvalidFormatException.class);
+        assertEnvelope(mappers.invalidFormat(format), 400, "invalid_body", "amount: wrong type");
+    }
+
+    @Test
+    void anUnknownFieldIsNamed() {
+        UnrecognizedPropertyException e = readFails("{\"currency\":\"USDC\",\"lines\":[{\"sku\":\"a\",\"price\":3}]}",
+                UnrecognizedPropertyException.class);
+        assertEnvelope(mappers.unrecognized(e), 400, "invalid_body", "lines.[0].price: unknown field");
+    }
+
+    @Test
+    void textThatIsNotWellFormedIsNamedWithItsRule() {
+        InvalidFormatException e = readFails("{\"currency\":\"US\\u0000DC\"}", InvalidFormatException.class);
+        assertEnvelope(mappers.invalidFormat(e), 400, "invalid_body", "currency: " + WellFormedText.MESSAGE);
+    }
+
+    @Test
+    void aShapeWithoutAPathIsDescribedWithoutOne() {
+        MismatchedInputException e = catchThrowableOfType(MismatchedInputException.class, () -> json.readValue("[1,2]", Terms.class));
+        assertEnvelope(mappers.mismatched(e), 400, "invalid_body", "request body does not have the expected shape");
+    }
+
+    @Test
+    void malformedJsonAndDuplicateKeysAreInvalidJson() {
+        JsonParseException broken = readFails("{\"currency\":", JsonParseException.class);
+        // a cut-off document is an end-of-input error, a subtype some readers surface as a plain processing exception
+        assertEnvelope(mappers.json(broken), 400, "invalid_json", "request body is not valid JSON");
+        JsonParseException garbage = readFails("{currency:1}", JsonParseException.class);
+        assertEnvelope(mappers.parse(garbage), 400, "invalid_json", "request body is not valid JSON");
+        JsonParseException dup = readFails("{\"amount\":1,\"amount\":1000}", JsonParseException.class);
+        assertEnvelope(mappers.parse(dup), 400, "invalid_json",
+                "request body repeats the key \"amount\" in one object; send each key once");
+    }
+
+    @Test
+    void aDuplicateKeyIsCutTo64CharactersAndOtherParseErrorsAreNoDuplicate() {
+        String longKey = "k".repeat(100);
+        JsonParseException dup = catchThrowableOfType(JsonParseException.class,
+                () -> json.readTree("{\"" + longKey + "\":1,\"" + longKey + "\":2}"));
+        assertThat(ErrorMappers.duplicateKey(dup)).isEqualTo("request body repeats the key \"" + "k".repeat(64)
+                + "...\" in one object; send each key once");
+        assertThat(ErrorMappers.duplicateKey(readFails("{x", JsonParseException.class))).isNull();
+    }
+
+    @Test
+    void aJsonLimitIsNamedAsALimit() {
+        StreamConstraintsException e = catchThrowableOfType(StreamConstraintsException.class,
+                () -> json.readTree("[".repeat(40) + "]".repeat(40)));
+        assertEnvelope(new LimitMappers().constraints(e), 400, "invalid_json",
+                "request body exceeds a JSON limit (depth, string, number or name length)");
+    }
+
+    @Test
+    void jaxRsRefusalsGetTheirOwnCodes() {
+        assertEnvelope(mappers.notFound(new NotFoundException()), 404, "not_found", "no such resource");
+        assertEnvelope(mappers.notAllowed(new NotAllowedException("GET")), 405, "method_not_allowed",
+                "method not allowed on this resource");
+        assertEnvelope(mappers.unsupported(new NotSupportedException()), 415, "unsupported_media_type",
+                "send the body as application/json");
+        assertEnvelope(mappers.web(new WebApplicationException(413)), 413, "payload_too_large", "request body exceeds the limit");
+        assertEnvelope(mappers.web(new NotAcceptableException()), 406, "not_acceptable", "this resource answers application/json");
+        assertEnvelope(mappers.web(new BadRequestException()), 400, "bad_request", "the request was not understood");
+    }
+
+    @Test
+    void jacksonFailuresWrappedByTheReaderAreStillNamed() {
+        JsonParseException dup = readFails("{\"amount\":1,\"amount\":2}", JsonParseException.class);
+        assertEnvelope(mappers.web(new BadRequestException(dup)), 400, "invalid_json",
+                "request body repeats the key \"amount\" in one object; send each key once");
+        UnrecognizedPropertyException unknown = readFails("{\"extra\":1}", UnrecognizedPropertyException.class);
+        assertEnvelope(mappers.web(new BadRequestException(unknown)), 400, "invalid_body", "extra: unknown field");
+    }
+
+    @Test
+    void aServerFailureNeverShowsItsCause() {
+        String secret = "password=hunter2 at db.internal:5432";
+        Response r = mappers.web(new InternalServerErrorException(secret));
+        assertEnvelope(r, 500, "internal_error", "the request could not be completed");
+        Response unexpected = mappers.unexpected(new IllegalStateException(secret));
+        assertEnvelope(unexpected, 500, "internal_error", "the request could not be completed");
+        assertThat(unexpected.getEntity().toString()).doesNotContain("hunter2");
+    }
+
+    @Test
+    void anApiExceptionWrappedByAnotherFailureIsStillTheCallersError() {
+        ApiException api = ApiException.notFound("invoice_not_found", "no invoice inv_1");
+        assertEnvelope(mappers.unexpected(new java.util.concurrent.CompletionException(api)), 404, "invoice_not_found",
+                "no invoice inv_1");
+    }
+
+    @Test
+    void theEnvelopeSerialisesAsTheSpecSaysAndCarriesNoStackTrace() throws JsonProcessingException {
+        assertThat(json.writeValueAsString(ErrorBody.of("not_found", "no such resource")))
+                .isEqualTo("{\"success\":false,\"error\":{\"code\":\"not_found\",\"message\":\"no such resource\"}}");
+        assertThat(new ApiException(400, "x", "y").getStackTrace()).as("an expected refusal costs no stack trace").isEmpty();
+    }
+}
