@@ -1,15 +1,11 @@
 package dev.agentpay.anchor.service;
 
-import dev.agentpay.anchor.client.AnchorChainClient;
-import dev.agentpay.anchor.config.AnchorConfig;
-import dev.agentpay.anchor.repository.AnchorRepository;
 import dev.agentpay.commons.loop.WakeLoop;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -29,18 +25,10 @@ import org.jboss.logging.Logger;
  * from double-anchoring but it would add no throughput.
  */
 @ApplicationScoped
-public class AnchorPipeline {
+public class AnchorPipeline extends AnchorStage {
 
     private static final Logger LOG = Logger.getLogger(AnchorPipeline.class);
 
-    @Inject
-    AnchorConfig config;
-    @Inject
-    AnchorChainClient chain;
-    @Inject
-    AnchorRepository repo;
-    @Inject
-    AnchorSigner signer;
     @Inject
     ChainGuard guard;
     @Inject
@@ -50,13 +38,9 @@ public class AnchorPipeline {
     @Inject
     NonceGapHealer healer;
     @Inject
-    Broadcaster broadcaster;
-    @Inject
     MeterRegistry registry;
     @Inject
     Vertx vertx;
-    @Inject
-    Pool pool;
 
     private final AtomicBoolean active = new AtomicBoolean();
     private WakeLoop batchLoop;

@@ -1,12 +1,8 @@
 package dev.agentpay.anchor.service;
 
-import dev.agentpay.anchor.client.AnchorChainClient;
-import dev.agentpay.anchor.config.AnchorConfig;
 import dev.agentpay.anchor.domain.PendingItem;
 import dev.agentpay.anchor.domain.SignedTx;
-import dev.agentpay.anchor.repository.AnchorRepository;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.math.BigInteger;
@@ -19,26 +15,14 @@ import java.util.List;
  * (same bytes, same hash) on restart.
  */
 @ApplicationScoped
-public class Batcher {
+public class Batcher extends AnchorStage {
 
-    @Inject
-    AnchorConfig config;
-    @Inject
-    AnchorChainClient chain;
-    @Inject
-    AnchorRepository repo;
-    @Inject
-    AnchorSigner signer;
     @Inject
     AnchorContract contract;
     @Inject
     FeePolicy fees;
     @Inject
-    Broadcaster broadcaster;
-    @Inject
     AnchorMetrics metrics;
-    @Inject
-    Pool pool;
 
     /** Sends one batch of pending intents; emits how many intents it took. */
     Uni<Integer> round() {

@@ -1,17 +1,13 @@
 package dev.agentpay.anchor.service;
 
-import dev.agentpay.anchor.client.AnchorChainClient;
-import dev.agentpay.anchor.config.AnchorConfig;
 import dev.agentpay.anchor.domain.OpenTx;
 import dev.agentpay.anchor.domain.SentItem;
-import dev.agentpay.anchor.repository.AnchorRepository;
 import dev.agentpay.anchor.repository.AnchorRepository.ReceiptRow;
 import dev.agentpay.commons.events.AnchorReceiptEvent;
 import dev.agentpay.commons.outbox.Outbox;
 import dev.agentpay.commons.outbox.OutboxRelay;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -33,22 +29,12 @@ import org.web3j.protocol.core.methods.response.TransactionReceipt;
  * intents of reverted transactions and of transactions whose nonce went to another transaction.
  */
 @ApplicationScoped
-public class Confirmer {
+public class Confirmer extends AnchorStage {
 
     private static final Logger LOG = Logger.getLogger(Confirmer.class);
 
     @Inject
-    AnchorConfig config;
-    @Inject
-    AnchorChainClient chain;
-    @Inject
-    AnchorRepository repo;
-    @Inject
-    AnchorSigner signer;
-    @Inject
     AnchorContract contract;
-    @Inject
-    Broadcaster broadcaster;
     @Inject
     NonceGapHealer healer;
     @Inject
@@ -57,8 +43,6 @@ public class Confirmer {
     OutboxRelay relay;
     @Inject
     AnchorMetrics metrics;
-    @Inject
-    Pool pool;
 
     /** Nonces whose transaction looked replaced, and since when (a replacement is declared only if it lasts). */
     private final Map<Long, Instant> suspectSince = new ConcurrentHashMap<>();

@@ -1,15 +1,11 @@
 package dev.agentpay.anchor.service;
 
-import dev.agentpay.anchor.client.AnchorChainClient;
 import dev.agentpay.anchor.client.ChainRejectedException;
-import dev.agentpay.anchor.config.AnchorConfig;
 import dev.agentpay.anchor.domain.OpenTx;
 import dev.agentpay.anchor.domain.SignedTx;
-import dev.agentpay.anchor.repository.AnchorRepository;
 import dev.agentpay.anchor.repository.AnchorRepository.StoredTx;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -31,28 +27,16 @@ import org.jboss.logging.Logger;
  * old bytes in some mempool, mineable later: a second {@code MandateAnchored}).
  */
 @ApplicationScoped
-public class NonceGapHealer {
+public class NonceGapHealer extends AnchorStage {
 
     private static final Logger LOG = Logger.getLogger(NonceGapHealer.class);
     /** Most nonces refilled in one healing round; the next round goes on. */
     private static final int MAX_REFILL = 1000;
 
     @Inject
-    AnchorConfig config;
-    @Inject
-    AnchorChainClient chain;
-    @Inject
-    AnchorRepository repo;
-    @Inject
-    AnchorSigner signer;
-    @Inject
     FeePolicy fees;
     @Inject
-    Broadcaster broadcaster;
-    @Inject
     AnchorMetrics metrics;
-    @Inject
-    Pool pool;
 
     /** Since when the chain's nonce has been behind our lowest open transaction, or null. */
     private volatile Instant gapSince;

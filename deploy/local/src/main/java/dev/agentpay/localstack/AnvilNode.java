@@ -31,7 +31,7 @@ import java.util.zip.GZIPInputStream;
  * rewrites the file in place, so a stop that reached it mid-dump (the npm wrapper forwarded SIGTERM and
  * exited, and its child was then killed) left a 0-byte or cut file (issue 16).
  */
-public final class AnvilNode implements AutoCloseable, Supervisor.Supervised {
+public final class AnvilNode extends RpcNode implements AutoCloseable, Supervisor.Supervised {
 
     /** anvil's first default account (mnemonic "test test ... junk"); a well-known development key. */
     public static final String DEV_KEY_0 = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
@@ -44,15 +44,12 @@ public final class AnvilNode implements AutoCloseable, Supervisor.Supervised {
 
     private final String name;
     private final long chainId;
-    private final int port;
-    private final ManagedProcess process;
     private final Path stateFile;
 
     private AnvilNode(String name, long chainId, int port, ManagedProcess process, Path stateFile) {
+        super(port, process);
         this.name = name;
         this.chainId = chainId;
-        this.port = port;
-        this.process = process;
         this.stateFile = stateFile;
     }
 
@@ -105,18 +102,6 @@ public final class AnvilNode implements AutoCloseable, Supervisor.Supervised {
 
     public long chainId() {
         return chainId;
-    }
-
-    public int port() {
-        return port;
-    }
-
-    public String rpcUrl() {
-        return "http://127.0.0.1:" + port;
-    }
-
-    public ManagedProcess process() {
-        return process;
     }
 
     public Path stateFile() {
@@ -220,16 +205,6 @@ public final class AnvilNode implements AutoCloseable, Supervisor.Supervised {
             ch.force(true);
         }
         Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    }
-
-    @Override
-    public long pid() {
-        return process.pid();
-    }
-
-    @Override
-    public boolean isAlive() {
-        return process.isAlive();
     }
 
     /** Saves the chain's state (when it runs), then stops it with SIGTERM and waits for it to exit. */

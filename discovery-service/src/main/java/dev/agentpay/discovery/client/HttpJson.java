@@ -2,6 +2,7 @@ package dev.agentpay.discovery.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentpay.discovery.config.DiscoveryConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.WebClientOptions;
@@ -12,8 +13,14 @@ import io.vertx.mutiny.ext.web.client.WebClient;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 
-/** The shared non-blocking HTTP client of the service wrappers; parses JSON answers leniently. */
+/**
+ * The shared non-blocking HTTP client of the service wrappers; parses JSON answers leniently. Every upstream
+ * call has one shape: a JSON request under {@code discovery.upstream-timeout} ({@link #jsonRequest}), and a
+ * failure to get an answer turned into {@link UpstreamUnavailableException}, after one retry for a read
+ * ({@link #read}) and none for a call that changes state ({@link #write}).
+ */
 @ApplicationScoped
 public class HttpJson {
 
@@ -22,6 +29,9 @@ public class HttpJson {
 
     @Inject
     ObjectMapper mapper;
+
+    @Inject
+    DiscoveryConfig config;
 
     private volatile WebClient client;
 
@@ -49,6 +59,26 @@ public class HttpJson {
 
     public HttpRequest<io.vertx.mutiny.core.buffer.Buffer> request(io.vertx.core.http.HttpMethod method, String absoluteUrl) {
         return client().requestAbs(method, absoluteUrl);
+    }
+
+    /** A request accepting JSON, under the configured upstream time-out. */
+    public HttpRequest<io.vertx.mutiny.core.buffer.Buffer> jsonRequest(io.vertx.core.http.HttpMethod method, String absoluteUrl) {
+        return request(method, absoluteUrl)
+                .putHeader("accept", "application/json")
+                .timeout(config.upstreamTimeout().toMillis());
+    }
+
+    /** A read of {@code service}: retried once on failure, then {@link UpstreamUnavailableException}. */
+    public <T> Uni<T> read(String service, Uni<T> call) {
+        return write(service, call.onFailure().retry().withBackOff(Duration.ofMillis(200)).atMost(1));
+    }
+
+    /**
+     * A call to {@code service} that is never retried (it changes state or spends a payment proof: a repeat
+     * after a lost answer is the caller's decision); a failure is {@link UpstreamUnavailableException}.
+     */
+    public <T> Uni<T> write(String service, Uni<T> call) {
+        return call.onFailure().transform(e -> new UpstreamUnavailableException(service, e));
     }
 
     public UpstreamResponse toResponse(HttpResponse<io.vertx.mutiny.core.buffer.Buffer> r) {

@@ -25,12 +25,10 @@ public class InvoiceServiceClient {
 
     /** POST {@code path} (one of the x402 endpoints) with the body and, when given, the payment proof. */
     public Uni<UpstreamResponse> x402(String path, JsonNode body, String xPayment) {
-        var req = http.request(HttpMethod.POST, config.invoiceServiceUrl().replaceAll("/+$", "") + path)
-                .putHeader("accept", "application/json")
-                .timeout(config.upstreamTimeout().toMillis());
+        var req = http.jsonRequest(HttpMethod.POST, config.invoiceServiceUrl().replaceAll("/+$", "") + path);
         if (xPayment != null) {
             req.putHeader(X_PAYMENT, xPayment);
         }
-        return http.send(req, body).onFailure().transform(e -> new UpstreamUnavailableException(SERVICE, e));
+        return http.write(SERVICE, http.send(req, body));
     }
 }

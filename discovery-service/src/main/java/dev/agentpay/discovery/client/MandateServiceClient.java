@@ -1,6 +1,6 @@
 package dev.agentpay.discovery.client;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.discovery.config.DiscoveryConfig;
 import io.smallrye.mutiny.Uni;
@@ -9,7 +9,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 
 /**
  * mandate-service's HTTP API as the MCP tools use it. Owns time-outs and retries: the read is
@@ -27,33 +26,23 @@ public class MandateServiceClient {
     @Inject
     DiscoveryConfig config;
 
-    @Inject
-    ObjectMapper mapper;
-
     public Uni<UpstreamResponse> publicMandate(String mandateId) {
-        return http.send(http.request(HttpMethod.GET, base() + "/v1/public/mandates/" + enc(mandateId))
-                        .putHeader("accept", "application/json")
-                        .timeout(config.upstreamTimeout().toMillis()), null)
-                .onFailure().retry().withBackOff(Duration.ofMillis(200)).atMost(1)
-                .onFailure().transform(e -> new UpstreamUnavailableException(SERVICE, e));
+        return get("/v1/public/mandates/" + enc(mandateId));
     }
 
     /** The mandate's public proof document ({@code GET /v1/public/mandates/{id}/proof}). */
     public Uni<UpstreamResponse> proof(String mandateId) {
-        return http.send(http.request(HttpMethod.GET, base() + "/v1/public/mandates/" + enc(mandateId) + "/proof")
-                        .putHeader("accept", "application/json")
-                        .timeout(config.upstreamTimeout().toMillis()), null)
-                .onFailure().retry().withBackOff(Duration.ofMillis(200)).atMost(1)
-                .onFailure().transform(e -> new UpstreamUnavailableException(SERVICE, e));
+        return get("/v1/public/mandates/" + enc(mandateId) + "/proof");
     }
 
     public Uni<UpstreamResponse> dispute(String mandateId, String apiKey, String reason, String triggeredBy) {
-        ObjectNode body = mapper.createObjectNode().put("reason", reason).put("triggered_by", triggeredBy);
-        return http.send(http.request(HttpMethod.POST, base() + "/v1/mandates/" + enc(mandateId) + "/dispute")
-                        .putHeader("accept", "application/json")
-                        .putHeader("x-api-key", apiKey)
-                        .timeout(config.upstreamTimeout().toMillis()), body)
-                .onFailure().transform(e -> new UpstreamUnavailableException(SERVICE, e));
+        ObjectNode body = JsonNodeFactory.instance.objectNode().put("reason", reason).put("triggered_by", triggeredBy);
+        return http.write(SERVICE, http.send(http.jsonRequest(HttpMethod.POST, base() + "/v1/mandates/" + enc(mandateId) + "/dispute")
+                .putHeader("x-api-key", apiKey), body));
+    }
+
+    private Uni<UpstreamResponse> get(String path) {
+        return http.read(SERVICE, http.send(http.jsonRequest(HttpMethod.GET, base() + path), null));
     }
 
     private String base() {

@@ -2,6 +2,7 @@ package dev.agentpay.mandate.repository;
 
 import static dev.agentpay.commons.sql.Times.db;
 
+import dev.agentpay.commons.sql.Rows;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -22,13 +23,7 @@ public class IdempotencyRepository {
         return sql.preparedQuery("select request_hash, status, body from idempotency_record"
                         + " where partner_id = $1 and idem_key = $2 and created_at > $3")
                 .execute(Tuple.of(partnerId, key, db(notBefore)))
-                .map(rs -> {
-                    if (rs.size() == 0) {
-                        return null;
-                    }
-                    var r = rs.iterator().next();
-                    return new Stored(r.getString("request_hash"), r.getInteger("status"), r.getString("body"));
-                });
+                .map(rs -> Rows.firstOrNull(rs, r -> new Stored(r.getString("request_hash"), r.getInteger("status"), r.getString("body"))));
     }
 
     /**

@@ -25,13 +25,7 @@ public class WatcherRepository {
     public Uni<Checkpoint> checkpoint(SqlClient c, String chain) {
         return c.preparedQuery("select block_number, block_hash, cursor from chain_checkpoint where chain = $1")
                 .execute(Tuple.of(chain))
-                .map(rs -> {
-                    if (rs.size() == 0) {
-                        return null;
-                    }
-                    Row r = rs.iterator().next();
-                    return new Checkpoint(r.getLong(0), r.getString(1), r.getString(2));
-                });
+                .map(rs -> Rows.firstOrNull(rs, r -> new Checkpoint(r.getLong(0), r.getString(1), r.getString(2))));
     }
 
     /** Remembered blocks, newest first. */

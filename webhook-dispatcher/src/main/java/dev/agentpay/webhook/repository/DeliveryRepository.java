@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /** Events, deliveries and attempts: fan-out, the claim of due work, results and the delivery log. */
 @ApplicationScoped
@@ -58,24 +60,6 @@ public class DeliveryRepository {
      * deliveries were queued.
      */
     public Uni<Integer> fanOutBatch(SqlClient tx, List<FanOutEvent> events) {
-        int n = events.size();
-        UUID[] ids = new UUID[n];
-        String[] types = new String[n];
-        String[] aggregates = new String[n];
-        String[] partners = new String[n];
-        Boolean[] broadcast = new Boolean[n];
-        String[] keys = new String[n];
-        String[] bodies = new String[n];
-        for (int i = 0; i < n; i++) {
-            FanOutEvent e = events.get(i);
-            ids[i] = e.eventId();
-            types[i] = e.type();
-            aggregates[i] = e.aggregateId();
-            partners[i] = e.partnerId();
-            broadcast[i] = e.broadcast();
-            keys[i] = e.orderingKey();
-            bodies[i] = e.body();
-        }
         return tx.preparedQuery("""
                         with input as (
                             select * from unnest($1::uuid[], $2::text[], $3::varchar[], $4::varchar[], $5::bool[], $6::varchar[], $7::text[])
@@ -93,9 +77,13 @@ public class DeliveryRepository {
                             on conflict do nothing returning 1)
                         select count(*)::int from queued
                         """)
-                .execute(Tuple.tuple().addArrayOfUUID(ids).addArrayOfString(types).addArrayOfString(aggregates)
-                        .addArrayOfString(partners).addArrayOfBoolean(broadcast).addArrayOfString(keys)
-                        .addArrayOfString(bodies))
+                .execute(Tuple.tuple().addArrayOfUUID(column(events, FanOutEvent::eventId, UUID[]::new))
+                        .addArrayOfString(column(events, FanOutEvent::type, String[]::new))
+                        .addArrayOfString(column(events, FanOutEvent::aggregateId, String[]::new))
+                        .addArrayOfString(column(events, FanOutEvent::partnerId, String[]::new))
+                        .addArrayOfBoolean(column(events, FanOutEvent::broadcast, Boolean[]::new))
+                        .addArrayOfString(column(events, FanOutEvent::orderingKey, String[]::new))
+                        .addArrayOfString(column(events, FanOutEvent::body, String[]::new)))
                 .map(rs -> rs.iterator().next().getInteger(0));
     }
 
@@ -197,24 +185,6 @@ public class DeliveryRepository {
      * instances recording at once cannot deadlock on them).
      */
     public Uni<Void> recordSuccesses(SqlClient c, List<Success> batch) {
-        int n = batch.size();
-        UUID[] ids = new UUID[n];
-        Integer[] attempts = new Integer[n];
-        Boolean[] manual = new Boolean[n];
-        OffsetDateTime[] started = new OffsetDateTime[n];
-        Integer[] codes = new Integer[n];
-        Integer[] latencies = new Integer[n];
-        UUID[] subscriptions = new UUID[n];
-        for (int i = 0; i < n; i++) {
-            Success s = batch.get(i);
-            ids[i] = s.claimed().deliveryId();
-            attempts[i] = s.claimed().attempts() + 1;
-            manual[i] = s.claimed().manual();
-            started[i] = s.startedAt();
-            codes[i] = s.code();
-            latencies[i] = s.latencyMs();
-            subscriptions[i] = s.claimed().subscriptionId();
-        }
         return c.preparedQuery("""
                         with v as (
                             select * from unnest($1::uuid[], $2::int[], $3::bool[], $4::timestamptz[], $5::int[], $6::int[], $7::uuid[])
@@ -232,9 +202,13 @@ public class DeliveryRepository {
                                 and s.failing_since is not null order by s.id for update)
                         update webhook_subscription s set failing_since = null from healthy where s.id = healthy.id
                         """)
-                .execute(Tuple.tuple().addArrayOfUUID(ids).addArrayOfInteger(attempts).addArrayOfBoolean(manual)
-                        .addArrayOfOffsetDateTime(started).addArrayOfInteger(codes).addArrayOfInteger(latencies)
-                        .addArrayOfUUID(subscriptions))
+                .execute(Tuple.tuple().addArrayOfUUID(column(batch, s -> s.claimed().deliveryId(), UUID[]::new))
+                        .addArrayOfInteger(column(batch, s -> s.claimed().attempts() + 1, Integer[]::new))
+                        .addArrayOfBoolean(column(batch, s -> s.claimed().manual(), Boolean[]::new))
+                        .addArrayOfOffsetDateTime(column(batch, Success::startedAt, OffsetDateTime[]::new))
+                        .addArrayOfInteger(column(batch, Success::code, Integer[]::new))
+                        .addArrayOfInteger(column(batch, Success::latencyMs, Integer[]::new))
+                        .addArrayOfUUID(column(batch, s -> s.claimed().subscriptionId(), UUID[]::new)))
                 .replaceWithVoid();
     }
 
@@ -299,5 +273,10 @@ public class DeliveryRepository {
                 "pending".equals(r.getString("status")) ? r.getOffsetDateTime("next_attempt_at") : null,
                 r.getInteger("last_response_code"), r.getString("last_error"), r.getOffsetDateTime("created_at"),
                 r.getOffsetDateTime("completed_at"));
+    }
+
+    /** One column of {@code rows} as an array, for a batch statement over {@code unnest} of parallel arrays. */
+    private static <R, C> C[] column(List<R> rows, Function<R, C> value, IntFunction<C[]> array) {
+        return rows.stream().map(value).toArray(array);
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpay.localstack.ManagedProcess;
 import dev.agentpay.localstack.Ports;
 import dev.agentpay.localstack.RepoPaths;
+import dev.agentpay.localstack.RpcNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -22,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * finalized with a finality lag. USDC lives at the canonical mint {@link #USDC_MINT} with a local mint
  * authority; the dev payer gets SOL and 1,000,000 USDC at genesis. State is kept in a file across restarts.
  */
-public final class SolanaNode implements AutoCloseable {
+public final class SolanaNode extends RpcNode implements AutoCloseable {
 
     public static final String USDC_MINT = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
     /** Slots between landing and {@code finalized} on the local chain (Solana: about 32). */
@@ -30,12 +31,8 @@ public final class SolanaNode implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final int port;
-    private final ManagedProcess process;
-
     private SolanaNode(int port, ManagedProcess process) {
-        this.port = port;
-        this.process = process;
+        super(port, process);
     }
 
     /**
@@ -62,18 +59,6 @@ public final class SolanaNode implements AutoCloseable {
         ManagedProcess mp = ManagedProcess.start("solana", List.of("node", "solana-rpc.mjs"), env, RepoPaths.nodeDir(), log);
         Ports.awaitListening(port, Duration.ofSeconds(30), mp);
         return new SolanaNode(port, mp);
-    }
-
-    public int port() {
-        return port;
-    }
-
-    public String rpcUrl() {
-        return "http://127.0.0.1:" + port;
-    }
-
-    public ManagedProcess process() {
-        return process;
     }
 
     @Override

@@ -66,6 +66,15 @@ public class DocumentService {
         return config.publicBaseUrl().replaceAll("/+$", "") + path;
     }
 
+    /** Adds the manifest's entry for a catalog document ({@code name}, {@code title}, {@code url}) to {@code list}. */
+    private ObjectNode listed(ArrayNode list, JsonNode doc, String path) {
+        ObjectNode e = list.addObject();
+        e.put("name", doc.get("name").asText());
+        e.put("title", doc.get("title").asText());
+        e.put("url", url(path));
+        return e;
+    }
+
     // ---- MCP tool descriptors -------------------------------------------------------------------
 
     /** The tool as MCP's {@code tools/list} describes it. */
@@ -115,19 +124,11 @@ public class DocumentService {
 
         ArrayNode sections = m.putArray("sections");
         for (ObjectNode s : catalog.sections()) {
-            ObjectNode e = sections.addObject();
-            e.put("name", s.get("name").asText());
-            e.put("title", s.get("title").asText());
-            e.put("url", url(DocumentPaths.section(s.get("name").asText())));
-            e.set("tools", s.get("tools").deepCopy());
+            listed(sections, s, DocumentPaths.section(s.get("name").asText())).set("tools", s.get("tools").deepCopy());
         }
         ArrayNode refs = m.putArray("reference");
         for (JsonNode r : catalog.references()) {
-            ObjectNode e = refs.addObject();
-            e.put("name", r.get("name").asText());
-            e.put("title", r.get("title").asText());
-            e.put("url", url(DocumentPaths.reference(r.get("name").asText())));
-            e.put("media_type", r.get("media_type").asText());
+            listed(refs, r, DocumentPaths.reference(r.get("name").asText())).put("media_type", r.get("media_type").asText());
         }
 
         ObjectNode mcp = m.putObject("mcp");

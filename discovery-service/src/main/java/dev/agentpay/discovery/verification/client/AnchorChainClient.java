@@ -1,7 +1,7 @@
 package dev.agentpay.discovery.verification.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.discovery.client.HttpJson;
 import dev.agentpay.discovery.client.UpstreamUnavailableException;
@@ -10,7 +10,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpMethod;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -29,29 +28,26 @@ public class AnchorChainClient {
     @Inject
     DiscoveryConfig config;
 
-    @Inject
-    ObjectMapper mapper;
-
     public boolean configured() {
         return config.anchorRpcUrl().filter(u -> !u.isBlank()).isPresent();
     }
 
     /** {@code eth_chainId} as a number. */
     public Uni<Long> chainId() {
-        return call("eth_chainId", mapper.createArrayNode()).map(r -> Long.decode(r.asText()));
+        return call("eth_chainId", JsonNodeFactory.instance.arrayNode()).map(r -> Long.decode(r.asText()));
     }
 
     /** {@code eth_getTransactionReceipt}, or empty for a transaction the node does not know. */
     public Uni<Optional<JsonNode>> receipt(String txHash) {
-        return call("eth_getTransactionReceipt", mapper.createArrayNode().add(txHash))
+        return call("eth_getTransactionReceipt", JsonNodeFactory.instance.arrayNode().add(txHash))
                 .map(r -> r == null || r.isNull() ? Optional.<JsonNode>empty() : Optional.of(r));
     }
 
     private Uni<JsonNode> call(String method, JsonNode params) {
-        ObjectNode body = mapper.createObjectNode().put("jsonrpc", "2.0").put("id", 1).put("method", method);
+        ObjectNode body = JsonNodeFactory.instance.objectNode().put("jsonrpc", "2.0").put("id", 1).put("method", method);
         body.set("params", params);
         String url = config.anchorRpcUrl().orElseThrow();
-        return http.send(http.request(HttpMethod.POST, url).timeout(config.upstreamTimeout().toMillis()), body)
+        return http.read(SERVICE, http.send(http.jsonRequest(HttpMethod.POST, url), body)
                 .map(r -> {
                     if (!r.ok() || r.body() == null) {
                         throw new IllegalStateException(method + " answered HTTP " + r.status());
@@ -60,8 +56,6 @@ public class AnchorChainClient {
                         throw new IllegalStateException(method + ": " + r.body().get("error").path("message").asText());
                     }
                     return r.body().get("result");
-                })
-                .onFailure().retry().withBackOff(Duration.ofMillis(200)).atMost(1)
-                .onFailure().transform(e -> new UpstreamUnavailableException(SERVICE, e));
+                }));
     }
 }
