@@ -284,15 +284,18 @@ class FuzzIT {
         return rowCounts(database, false);
     }
 
-    /** Row counts of every table with a {@code partner_id} column (the partner's own rows, or all). */
+    /** Row counts of every table with a {@code partner_id} column (the partner's own rows, or all), anchor receipts aside. */
     static String rowCounts(String database, boolean ownRows) throws Exception {
         List<String> tables = db.strings(database, "select quote_ident(table_name) from information_schema.columns"
                 + " where table_schema = 'public' and column_name = 'partner_id' order by table_name");
         StringBuilder sb = new StringBuilder();
         for (String table : tables) {
+            // a mandate.anchored event records an anchor receipt landing on its own clock, not an effect of
+            // the request under test: it is left out of the count
+            String own = "outbox_event".equals(table) ? " and type <> 'mandate.anchored'" : "";
             List<String> n = ownRows
-                    ? db.strings(database, "select count(*)::text from " + table + " where partner_id = ?", partnerId)
-                    : db.strings(database, "select count(*)::text from " + table);
+                    ? db.strings(database, "select count(*)::text from " + table + " where partner_id = ?" + own, partnerId)
+                    : db.strings(database, "select count(*)::text from " + table + " where true" + own);
             sb.append(table).append('=').append(n.get(0)).append(' ');
         }
         return sb.toString();
