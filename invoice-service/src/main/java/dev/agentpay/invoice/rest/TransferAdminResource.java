@@ -1,17 +1,18 @@
 package dev.agentpay.invoice.rest;
 
 import dev.agentpay.commons.auth.AdminOnly;
-import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.commons.rest.OpenApiContract;
+import dev.agentpay.commons.rest.PageRequest;
 import dev.agentpay.invoice.domain.UnmatchedTransfer;
 import dev.agentpay.invoice.service.SettlementService;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -30,11 +31,7 @@ public class TransferAdminResource {
 
     @GET
     @Path("/unmatched")
-    public Uni<Envelope<List<UnmatchedTransfer>>> unmatched(@QueryParam("limit") Integer limit) {
-        int n = limit == null ? 100 : limit;
-        if (n < 1 || n > 1000) {
-            throw ApiException.invalidField("limit", "must be an integer from 1 to 1000");
-        }
-        return settlements.unmatched(n).map(Envelope::of);
+    public Uni<Envelope<List<UnmatchedTransfer>>> unmatched(@Valid @BeanParam PageRequest page) {
+        return settlements.unmatched(page.limit(100, 1000)).map(Envelope::of);
     }
 }

@@ -6,6 +6,7 @@ import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.outbox.Outbox;
+import dev.agentpay.commons.rest.PageRequest;
 import dev.agentpay.invoice.config.InvoiceConfig;
 import dev.agentpay.invoice.deposit.DepositAddress;
 import dev.agentpay.invoice.domain.Invoice;
@@ -25,7 +26,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
-import java.util.Locale;
 import java.util.UUID;
 
 /** Creating and reading invoices; every state change commits with its outbox event. */
@@ -91,10 +91,10 @@ public class InvoiceService {
                 });
     }
 
-    public Uni<Page<InvoiceView>> list(String partnerId, String limitParam, String cursor, String statusParam) {
-        int limit = limit(limitParam);
+    /** A page of the partner's invoices, newest first, optionally of one status. */
+    public Uni<Page<InvoiceView>> list(String partnerId, PageRequest pageRequest, String cursor, InvoiceStatus status) {
+        int limit = pageRequest.limit(config.paging().defaultLimit(), config.paging().maxLimit());
         Long before = cursor == null || cursor.isBlank() ? null : decodeCursor(cursor);
-        InvoiceStatus status = status(statusParam);
         return invoices.page(pool, partnerId, before, status, limit + 1).map(rows -> {
             boolean more = rows.size() > limit;
             List<Invoice> page = more ? rows.subList(0, limit) : rows;
@@ -121,32 +121,6 @@ public class InvoiceService {
         return new ApiException(400, "chain_not_configured",
                 "chain: " + chain.value() + " has no seller wallet" + (chain.kind() == Chain.Kind.EVM ? " or deposit factory" : "")
                         + " configured on this deployment");
-    }
-
-    private int limit(String v) {
-        if (v == null || v.isBlank()) {
-            return config.paging().defaultLimit();
-        }
-        try {
-            int n = Integer.parseInt(v.trim());
-            if (n >= 1 && n <= config.paging().maxLimit()) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // falls through to the refusal
-        }
-        throw ApiException.invalidField("limit", "must be an integer from 1 to " + config.paging().maxLimit());
-    }
-
-    private static InvoiceStatus status(String v) {
-        if (v == null || v.isBlank()) {
-            return null;
-        }
-        try {
-            return InvoiceStatus.valueOf(v.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw ApiException.invalidField("status", "must be PENDING, SETTLED or EXPIRED");
-        }
     }
 
     static String encodeCursor(long invoiceNumber) {

@@ -26,12 +26,39 @@ class ViolationMapperTest {
     record Line(@NotBlank String sku, @Positive int quantity) {
     }
 
+    /** A constraint that keeps the error code of the hand-written check it replaced. */
+    @jakarta.validation.Constraint(validatedBy = OnlyUsdc.Check.class)
+    @java.lang.annotation.Target(java.lang.annotation.ElementType.FIELD)
+    @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+    @interface OnlyUsdc {
+        String message() default "only USDC is supported";
+
+        String code() default "unsupported_currency";
+
+        Class<?>[] groups() default {};
+
+        Class<? extends jakarta.validation.Payload>[] payload() default {};
+
+        class Check implements jakarta.validation.ConstraintValidator<OnlyUsdc, String> {
+            @Override
+            public boolean isValid(String v, jakarta.validation.ConstraintValidatorContext c) {
+                return v == null || v.equals("USDC");
+            }
+        }
+    }
+
+    record Price(@OnlyUsdc String currency, @Positive int cents) {
+    }
+
     record Order(@JsonProperty("triggered_by") @Size(max = 5, message = "must be at most 5 characters") String triggeredBy,
             @NotNull @Valid List<@Valid Line> lines, List<@NotBlank String> tags) {
     }
 
     public static class Resource {
         public void create(@NotNull @Valid Order body) {
+        }
+
+        public void price(@NotNull @Valid Price body) {
         }
 
         public void list(@QueryParam("page_size") @Positive int pageSize, @RestQuery @Size(max = 3) String cursor) {
@@ -90,6 +117,17 @@ class ViolationMapperTest {
         var e = answer("create", (Object) null);
         assertThat(e.code()).isEqualTo("invalid_json");
         assertThat(e.message()).isEqualTo("request body is required");
+    }
+
+    @Test
+    void aConstraintMayNameItsOwnErrorCode() throws Exception {
+        var e = answer("price", new Price("EUR", 5));
+        assertThat(e.code()).isEqualTo("unsupported_currency");
+        assertThat(e.message()).isEqualTo("currency: only USDC is supported");
+        // the first violation by field name decides the code: cents before currency
+        var both = answer("price", new Price("EUR", 0));
+        assertThat(both.code()).isEqualTo("validation_error");
+        assertThat(both.message()).startsWith("cents: ");
     }
 
     @Test

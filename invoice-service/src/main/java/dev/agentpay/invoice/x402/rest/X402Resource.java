@@ -1,22 +1,23 @@
 package dev.agentpay.invoice.x402.rest;
 
+import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.invoice.rest.InvoiceApi;
 import dev.agentpay.invoice.x402.domain.X402Result;
 import dev.agentpay.invoice.x402.service.X402Service;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.HeaderParam;
+import jakarta.validation.Valid;
+import jakarta.ws.rs.BeanParam;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.OPTIONS;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
+import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
@@ -27,8 +28,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * The x402 pay-per-call endpoints. No API key: the payment in {@code X-PAYMENT} (x402 v1) or
- * {@code PAYMENT-SIGNATURE} (v2) is the credential. Bodies are read as text so that any content type
- * an x402 client sends is accepted and validated the same way.
+ * {@code PAYMENT-SIGNATURE} (v2) is the credential. The body is a typed record, bound and validated before
+ * any payment is looked at, so a bad request is a 400 and never charged.
  */
 @Path("/api/x402")
 @Tag(name = "x402")
@@ -36,6 +37,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @SecurityRequirementsSet(@SecurityRequirement(name = OpenApiContract.X402_PAYMENT))
 @SecurityRequirementsSet(@SecurityRequirement(name = OpenApiContract.X402_SIGNATURE))
 @Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
 public class X402Resource {
 
     /** The 402 answer of every x402 operation. */
@@ -50,35 +52,39 @@ public class X402Resource {
 
     @POST
     @Path("/invoice")
-    @APIResponse(responseCode = "200", description = "paid: the invoice, settled; `X-PAYMENT-RESPONSE` / `PAYMENT-RESPONSE` carry the settlement")
+    @APIResponse(responseCode = "200", description = "paid: the invoice created, `{id, status}`; `X-PAYMENT-RESPONSE` /"
+            + " `PAYMENT-RESPONSE` carry the settlement", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = InvoiceApi.X402Success.class)))
     @APIResponse(responseCode = "402", description = PAYMENT_REQUIRED, content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = InvoiceApi.X402PaymentRequired.class)))
-    public Uni<Response> invoice(@RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(implementation = InvoiceApi.X402InvoiceRequest.class))) String body, @Parameter(hidden = true) @HeaderParam("X-PAYMENT") String payment,
-            @Parameter(hidden = true) @HeaderParam("PAYMENT-SIGNATURE") String signature, @Context UriInfo uri,
-            @Parameter(hidden = true) @HeaderParam("X-Forwarded-Proto") String proto,
-            @Parameter(hidden = true) @HeaderParam("X-Forwarded-Host") String host) {
-        return service.invoice(body, payment, signature, urls.of(uri, proto, host)).map(X402Resource::response);
+    @APIResponse(responseCode = "503", description = "the facilitator or the invoice chain is unavailable"
+            + " (`facilitator_unavailable`, `x402_unavailable`, `result_pending`)")
+    public Uni<Response> invoice(@RequestBody(description = "optional: an absent body asks for the defaults")
+            @Valid InvoiceApi.X402InvoiceRequest body, @BeanParam PaidCall call) {
+        return service.invoice(body, call.payment(), call.signature(), call.resourceUrl(urls)).map(X402Resource::response);
     }
 
     @POST
     @Path("/settle")
-    @APIResponse(responseCode = "200", description = "paid: the invoice, settled")
+    @APIResponse(responseCode = "200", description = "paid: the invoice without the customer's personal fields",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = InvoiceApi.X402Success.class)))
     @APIResponse(responseCode = "402", description = PAYMENT_REQUIRED, content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = InvoiceApi.X402PaymentRequired.class)))
     @APIResponse(responseCode = "404", description = "no such invoice (`invoice_not_found`)")
-    public Uni<Response> settle(@RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(implementation = InvoiceApi.X402SettleRequest.class))) String body, @Parameter(hidden = true) @HeaderParam("X-PAYMENT") String payment,
-            @Parameter(hidden = true) @HeaderParam("PAYMENT-SIGNATURE") String signature, @Context UriInfo uri,
-            @Parameter(hidden = true) @HeaderParam("X-Forwarded-Proto") String proto,
-            @Parameter(hidden = true) @HeaderParam("X-Forwarded-Host") String host) {
-        return service.settle(body, payment, signature, urls.of(uri, proto, host)).map(X402Resource::response);
+    @APIResponse(responseCode = "503", description = "the facilitator is unavailable (`facilitator_unavailable`, `result_pending`)")
+    public Uni<Response> settle(@RequestBody(required = true) @Valid InvoiceApi.X402SettleRequest body, @BeanParam PaidCall call) {
+        if (body == null) {
+            throw ApiException.invalidField("invoice_id", "is required");
+        }
+        return service.settle(UUID.fromString(body.invoiceId()), call.payment(), call.signature(), call.resourceUrl(urls))
+                .map(X402Resource::response);
     }
 
     /** CORS preflight (headers added by {@link X402Cors}). */
     @OPTIONS
     @Operation(hidden = true)
     @Path("/{any: .*}")
+    @Consumes(MediaType.WILDCARD)
     public Response preflight() {
         return Response.noContent().build();
     }

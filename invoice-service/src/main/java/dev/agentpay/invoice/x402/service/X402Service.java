@@ -101,7 +101,8 @@ public class X402Service {
     }
 
     /** {@code POST /api/x402/invoice}. */
-    public Uni<X402Result> invoice(String body, String xPayment, String paymentSignature, String resourceUrl) {
+    public Uni<X402Result> invoice(dev.agentpay.invoice.rest.InvoiceApi.X402InvoiceRequest body, String xPayment,
+            String paymentSignature, String resourceUrl) {
         ObjectNode request = requests.invoice(body);
         Chain chain = Chain.of(config.invoices().chain()).orElseThrow();
         if (!chains.get(chain).acceptsInvoices()) {
@@ -112,8 +113,7 @@ public class X402Service {
     }
 
     /** {@code POST /api/x402/settle}: an unknown invoice is a 404 before any payment is asked for. */
-    public Uni<X402Result> settle(String body, String xPayment, String paymentSignature, String resourceUrl) {
-        UUID invoiceId = requests.settle(body);
+    public Uni<X402Result> settle(UUID invoiceId, String xPayment, String paymentSignature, String resourceUrl) {
         return invoices.find(pool, invoiceId).flatMap(inv -> {
             if (inv == null) {
                 return Uni.createFrom().failure(ApiException.notFound("invoice_not_found", "no invoice with this invoice_id"));

@@ -1,0 +1,59 @@
+package dev.agentpay.invoice.rest;
+
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.agentpay.commons.error.ErrorMappers;
+import dev.agentpay.commons.limits.WellFormedText;
+import jakarta.ws.rs.core.Response;
+import java.math.BigDecimal;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/**
+ * invoice-service's answer to a body Jackson could not bind to its record: {@code 400 validation_error}
+ * naming the field ({@code "amount: must be a number"}, {@code "status: unknown field"}), the code this
+ * service has always answered for a bad field (the platform's mappers say {@code invalid_body}); a body
+ * that is not a JSON object is {@code 400 invalid_body}. Ahead of the platform's mappers (priority 0).
+ */
+public class BindingErrors {
+
+    @ServerExceptionMapper(priority = 0)
+    public Response mismatched(MismatchedInputException e) {
+        return answer(e);
+    }
+
+    @ServerExceptionMapper(priority = 0)
+    public Response invalidFormat(InvalidFormatException e) {
+        return answer(e);
+    }
+
+    @ServerExceptionMapper(priority = 0)
+    public Response unrecognized(UnrecognizedPropertyException e) {
+        return answer(e);
+    }
+
+    static Response answer(MismatchedInputException e) {
+        String field = ErrorMappers.field(e);
+        if (field == null) {
+            return ErrorMappers.response(400, "invalid_body", "request body must be a JSON object");
+        }
+        return ErrorMappers.response(400, "validation_error", field + ": " + problem(e));
+    }
+
+    private static String problem(MismatchedInputException e) {
+        if (e instanceof UnrecognizedPropertyException) {
+            return "unknown field";
+        }
+        Class<?> target = e.getTargetType();
+        if (e instanceof InvalidFormatException && target == String.class) {
+            return WellFormedText.MESSAGE;
+        }
+        if (target == String.class) {
+            return "must be a string";
+        }
+        if (target != null && (Number.class.isAssignableFrom(target) || target == BigDecimal.class)) {
+            return "must be a number";
+        }
+        return "wrong type";
+    }
+}
