@@ -7,6 +7,7 @@ import dev.agentpay.commons.error.ErrorMappers;
 import dev.agentpay.commons.limits.WellFormedText;
 import jakarta.ws.rs.core.Response;
 import java.math.BigDecimal;
+import java.util.stream.Collectors;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
@@ -33,8 +34,10 @@ public class BindingErrors {
     }
 
     static Response answer(MismatchedInputException e) {
-        String field = ErrorMappers.field(e);
-        if (field == null) {
+        String field = e.getPath().stream()
+                .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                .collect(Collectors.joining("."));
+        if (field.isEmpty()) {
             return ErrorMappers.response(400, "invalid_body", "request body must be a JSON object");
         }
         return ErrorMappers.response(400, "validation_error", field + ": " + problem(e));

@@ -4,6 +4,7 @@ import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.invoice.config.InvoiceConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.inject.Provider;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
@@ -21,7 +22,7 @@ import java.util.Locale;
 /**
  * The Bean Validation rules of invoice-service's request records that no standard constraint expresses.
  * Limits that are configuration ({@code invoice.max-amount}, {@code invoice.expiry.min-ttl} / {@code max-ttl})
- * are read by the validators (CDI beans). A constraint with a {@code code} attribute answers that error code
+ * are read by the validators (CDI beans) when they validate. A constraint with a {@code code} attribute answers that error code
  * instead of {@code validation_error} ({@code commons.validation.ViolationMapper}), as the hand-written checks
  * did. Absent values ({@code null}) are left to {@code @NotNull}.
  */
@@ -51,8 +52,10 @@ public final class InvoiceConstraints {
         @ApplicationScoped
         class Check implements ConstraintValidator<UsdcAmount, BigDecimal> {
 
+            // a provider: Hibernate Validator builds its validators while the application starts, before
+            // configuration mappings can be injected
             @Inject
-            InvoiceConfig config;
+            Provider<InvoiceConfig> config;
 
             @Override
             public boolean isValid(BigDecimal v, ConstraintValidatorContext c) {
@@ -61,7 +64,7 @@ public final class InvoiceConstraints {
                 }
                 String problem = v.signum() <= 0 ? "must be greater than 0"
                         : v.stripTrailingZeros().scale() > 6 ? "must have at most 6 decimal places (USDC has 6 decimals)"
-                        : v.compareTo(config.maxAmount()) > 0 ? "must not exceed " + config.maxAmount().toPlainString()
+                        : v.compareTo(config.get().maxAmount()) > 0 ? "must not exceed " + config.get().maxAmount().toPlainString()
                         : null;
                 return problem == null || refuse(c, problem);
             }
@@ -127,8 +130,10 @@ public final class InvoiceConstraints {
         @ApplicationScoped
         class Check implements ConstraintValidator<Deadline, String> {
 
+            // a provider: Hibernate Validator builds its validators while the application starts, before
+            // configuration mappings can be injected
             @Inject
-            InvoiceConfig config;
+            Provider<InvoiceConfig> config;
 
             @Override
             public boolean isValid(String v, ConstraintValidatorContext c) {
@@ -140,7 +145,7 @@ public final class InvoiceConstraints {
                     return false;
                 }
                 Instant now = Instant.now();
-                var expiry = config.expiry();
+                var expiry = config.get().expiry();
                 if (at.isBefore(now.plus(expiry.minTtl()))) {
                     return refuse(c, "must be at least " + expiry.minTtl().toSeconds() + " s in the future");
                 }

@@ -126,22 +126,11 @@ public class ErrorMappers {
         return "request body repeats the key \"" + key + "\" in one object; send each key once";
     }
 
-    /**
-     * The field a Jackson binding failure is about, as the client wrote it ({@code lines.[1].quantity}), or
-     * {@code null} when the body as a whole has the wrong shape.
-     */
-    public static String field(JsonProcessingException e) {
+    private static String describe(JsonProcessingException e) {
         if (e instanceof MismatchedInputException mie && !mie.getPath().isEmpty()) {
-            return mie.getPath().stream()
+            String field = mie.getPath().stream()
                     .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
                     .collect(Collectors.joining("."));
-        }
-        return null;
-    }
-
-    private static String describe(JsonProcessingException e) {
-        String field = field(e);
-        if (field != null) {
             if (e instanceof UnrecognizedPropertyException) {
                 return field + ": unknown field";
             }
