@@ -48,7 +48,7 @@ public class BindingErrors {
             return "unknown field";
         }
         Class<?> target = e.getTargetType();
-        if (e instanceof InvalidFormatException && target == String.class) {
+        if (e instanceof InvalidFormatException ife && target == String.class && ife.getValue() instanceof String) {
             return WellFormedText.MESSAGE;
         }
         if (target == String.class) {

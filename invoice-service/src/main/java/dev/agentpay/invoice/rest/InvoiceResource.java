@@ -5,7 +5,7 @@ import dev.agentpay.commons.auth.PartnerAuthenticated;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.commons.rest.OpenApiContract;
-import dev.agentpay.commons.rest.PageRequest;
+import dev.agentpay.commons.rest.PageLimit;
 import dev.agentpay.invoice.domain.InvoiceStatus;
 import dev.agentpay.invoice.domain.InvoiceView;
 import dev.agentpay.invoice.domain.Page;
@@ -16,7 +16,6 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
-import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -75,12 +74,13 @@ public class InvoiceResource {
 
     @GET
     @APIResponse(responseCode = "200", description = "the caller's invoices, newest first")
-    public Uni<Envelope<Page<InvoiceView>>> list(@Valid @BeanParam PageRequest page,
+    public Uni<Envelope<Page<InvoiceView>>> list(@Parameter(description = PageLimit.DESCRIPTION) @QueryParam("limit")
+            @Pattern(regexp = PageLimit.WHOLE_NUMBER, message = PageLimit.NOT_A_WHOLE_NUMBER) String limit,
             @Parameter(description = "`nextCursor` of the previous page") @QueryParam("cursor")
             @Size(max = 64, message = "is not a cursor returned by this API") String cursor,
             @Parameter(description = "only invoices in this status (any case)") @QueryParam("status")
             @Pattern(regexp = "(?i)\\s*(PENDING|SETTLED|EXPIRED)?\\s*", message = "must be PENDING, SETTLED or EXPIRED") String status) {
         InvoiceStatus only = status == null || status.isBlank() ? null : InvoiceStatus.valueOf(status.trim().toUpperCase(Locale.ROOT));
-        return invoices.list(partner.id(), page, cursor, only).map(Envelope::of);
+        return invoices.list(partner.id(), limit, cursor, only).map(Envelope::of);
     }
 }

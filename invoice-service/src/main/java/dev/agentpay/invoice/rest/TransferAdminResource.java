@@ -3,17 +3,18 @@ package dev.agentpay.invoice.rest;
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.commons.rest.OpenApiContract;
-import dev.agentpay.commons.rest.PageRequest;
+import dev.agentpay.commons.rest.PageLimit;
 import dev.agentpay.invoice.domain.UnmatchedTransfer;
 import dev.agentpay.invoice.service.SettlementService;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
-import jakarta.validation.Valid;
-import jakarta.ws.rs.BeanParam;
+import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.util.List;
@@ -31,7 +32,8 @@ public class TransferAdminResource {
 
     @GET
     @Path("/unmatched")
-    public Uni<Envelope<List<UnmatchedTransfer>>> unmatched(@Valid @BeanParam PageRequest page) {
-        return settlements.unmatched(page.limit(100, 1000)).map(Envelope::of);
+    public Uni<Envelope<List<UnmatchedTransfer>>> unmatched(@Parameter(description = PageLimit.DESCRIPTION) @QueryParam("limit")
+            @Pattern(regexp = PageLimit.WHOLE_NUMBER, message = PageLimit.NOT_A_WHOLE_NUMBER) String limit) {
+        return settlements.unmatched(PageLimit.of(limit, 100, 1000)).map(Envelope::of);
     }
 }

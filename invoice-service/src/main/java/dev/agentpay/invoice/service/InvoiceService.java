@@ -6,7 +6,7 @@ import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.outbox.Outbox;
-import dev.agentpay.commons.rest.PageRequest;
+import dev.agentpay.commons.rest.PageLimit;
 import dev.agentpay.invoice.config.InvoiceConfig;
 import dev.agentpay.invoice.deposit.DepositAddress;
 import dev.agentpay.invoice.domain.Invoice;
@@ -92,8 +92,8 @@ public class InvoiceService {
     }
 
     /** A page of the partner's invoices, newest first, optionally of one status. */
-    public Uni<Page<InvoiceView>> list(String partnerId, PageRequest pageRequest, String cursor, InvoiceStatus status) {
-        int limit = pageRequest.limit(config.paging().defaultLimit(), config.paging().maxLimit());
+    public Uni<Page<InvoiceView>> list(String partnerId, String limitParam, String cursor, InvoiceStatus status) {
+        int limit = PageLimit.of(limitParam, config.paging().defaultLimit(), config.paging().maxLimit());
         Long before = cursor == null || cursor.isBlank() ? null : decodeCursor(cursor);
         return invoices.page(pool, partnerId, before, status, limit + 1).map(rows -> {
             boolean more = rows.size() > limit;

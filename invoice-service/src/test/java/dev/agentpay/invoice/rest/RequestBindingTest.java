@@ -116,10 +116,14 @@ class RequestBindingTest {
     }
 
     @Test
-    void tooDeepNestingIsRefusedByTheParser() {
-        Response r = post("{\"amount\": 1, \"chain\": \"base\", \"customerName\": " + "[".repeat(40) + "]".repeat(40) + "}");
+    void tooDeepNestingIsRefusedBeforeItIsRead() {
+        // a nested value where text is expected fails at its first bracket; deeper than the parser's limit anywhere else
+        refused(post("{\"amount\": 1, \"chain\": \"base\", \"customerName\": " + "[".repeat(40) + "]".repeat(40) + "}"),
+                "validation_error", "customerName: must be a string");
+        refused(post("{\"amount\": 1, \"chain\": \"base\", \"metadata\": " + "{\"a\":".repeat(40) + "1" + "}".repeat(40) + "}"),
+                "validation_error", "metadata: unknown field");
+        Response r = post("[".repeat(40) + "]".repeat(40));
         assertThat(r.statusCode()).as(r.asString()).isEqualTo(400);
-        assertThat(r.<String>path("error.code")).isEqualTo("invalid_json");
     }
 
     @Test

@@ -3,17 +3,18 @@ package dev.agentpay.settlement.sweep.rest;
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.commons.rest.OpenApiContract;
-import dev.agentpay.commons.rest.PageRequest;
+import dev.agentpay.commons.rest.PageLimit;
 import dev.agentpay.settlement.sweep.repository.SweepRepository;
 import dev.agentpay.settlement.sweep.service.Sweeper;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
-import jakarta.validation.Valid;
-import jakarta.ws.rs.BeanParam;
+import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.util.List;
@@ -52,8 +53,9 @@ public class SweepAdminResource {
     }
 
     @GET
-    public Uni<Envelope<Sweeps>> sweeps(@Valid @BeanParam PageRequest page) {
-        int n = page.limit(50, 500);
+    public Uni<Envelope<Sweeps>> sweeps(@Parameter(description = PageLimit.DESCRIPTION) @QueryParam("limit")
+            @Pattern(regexp = PageLimit.WHOLE_NUMBER, message = PageLimit.NOT_A_WHOLE_NUMBER) String limit) {
+        int n = PageLimit.of(limit, 50, 500);
         return sweeper.totals().flatMap(totals -> sweeper.recent(n).map(batches -> Envelope.of(new Sweeps(
                 totals.stream().map(t -> new ChainTotals(t.chain(), t.received().toString(), t.swept().toString(),
                         t.held().toString(), t.openBatches(), t.failedBatches())).toList(),
