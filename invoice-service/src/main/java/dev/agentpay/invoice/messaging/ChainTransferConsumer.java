@@ -35,16 +35,21 @@ public class ChainTransferConsumer {
 
     @Incoming(CHANNEL)
     public Uni<Void> onTransfer(String payload, IncomingKafkaRecordMetadata<String, String> meta) {
-        SourceRecord source = SourceRecord.of(meta, payload);
+        // a record that is poison (see decode) is dead-lettered by the discipline like one the work finds poison
+        return consumers.apply(DISCIPLINE, SourceRecord.of(meta, payload), () -> settlement.apply(decode(payload)));
+    }
+
+    /** The transfer a record carries; poison when it does not decode or lacks its event id, transfer id or amount. */
+    static ChainTransferEvent decode(String payload) {
         ChainTransferEvent event;
         try {
             event = EventCodec.decode(payload, ChainTransferEvent.class);
         } catch (IllegalArgumentException e) {
-            return consumers.deadLetter(DISCIPLINE, source, new PoisonRecordException("undecodable chain transfer: " + e.getMessage(), e));
+            throw new PoisonRecordException("undecodable chain transfer: " + e.getMessage(), e);
         }
         if (event.eventId() == null || event.aggregateId() == null || event.amount() == null) {
-            return consumers.deadLetter(DISCIPLINE, source, new PoisonRecordException("chain transfer without id, transfer id or amount"));
+            throw new PoisonRecordException("chain transfer without id, transfer id or amount");
         }
-        return consumers.apply(DISCIPLINE, source, () -> settlement.apply(event));
+        return event;
     }
 }

@@ -54,26 +54,22 @@ public class InvoiceRepository {
     }
 
     public Uni<Invoice> findForPartner(SqlClient c, String partnerId, UUID id) {
-        return c.preparedQuery("select " + COLUMNS + " from invoice where id = $1 and partner_id = $2")
-                .execute(Tuple.of(id, partnerId)).map(InvoiceRepository::first);
+        return one(c, "id = $1 and partner_id = $2", Tuple.of(id, partnerId));
     }
 
     /** Any invoice by id, whoever owns it (x402 settlement checks; the id is the capability). */
     public Uni<Invoice> find(SqlClient c, UUID id) {
-        return c.preparedQuery("select " + COLUMNS + " from invoice where id = $1")
-                .execute(Tuple.of(id)).map(InvoiceRepository::first);
+        return one(c, "id = $1", Tuple.of(id));
     }
 
     public Uni<Invoice> lock(SqlClient c, UUID id) {
-        return c.preparedQuery("select " + COLUMNS + " from invoice where id = $1 for update")
-                .execute(Tuple.of(id)).map(InvoiceRepository::first);
+        return one(c, "id = $1 for update", Tuple.of(id));
     }
 
     /** The invoice whose own deposit address this is on this chain, locked (EVM attribution). */
     public Uni<Invoice> lockByDepositAddress(SqlClient c, String chain, String address) {
-        return c.preparedQuery("select " + COLUMNS + " from invoice where chain = $1 and lower(payment_address) = lower($2)"
-                        + " and address_kind = 'deposit' for update")
-                .execute(Tuple.of(chain, address)).map(InvoiceRepository::first);
+        return one(c, "chain = $1 and lower(payment_address) = lower($2)"
+                        + " and address_kind = 'deposit' for update", Tuple.of(chain, address));
     }
 
     /** Adds (or, negative, takes back) a received amount to an invoice's running total. */
@@ -84,8 +80,7 @@ public class InvoiceRepository {
     }
 
     public Uni<Invoice> lockByMemo(SqlClient c, String chain, String memo) {
-        return c.preparedQuery("select " + COLUMNS + " from invoice where chain = $1 and memo = $2 for update")
-                .execute(Tuple.of(chain, memo)).map(InvoiceRepository::first);
+        return one(c, "chain = $1 and memo = $2 for update", Tuple.of(chain, memo));
     }
 
     /** A partner's invoices, newest first, strictly before {@code beforeNumber} when given. */
@@ -144,6 +139,11 @@ public class InvoiceRepository {
             throw new IllegalStateException("invoice " + id + " was not in the expected state");
         }
         return null;
+    }
+
+    /** The row matching {@code where} (SQL after {@code where}, with its arguments), mapped; null when none. */
+    private static Uni<Invoice> one(SqlClient c, String where, Tuple args) {
+        return c.preparedQuery("select " + COLUMNS + " from invoice where " + where).execute(args).map(InvoiceRepository::first);
     }
 
     private static Invoice first(RowSet<Row> rs) {

@@ -43,6 +43,19 @@ public class BindingErrors {
         return ErrorMappers.response(400, "validation_error", field + ": " + problem(e));
     }
 
+    /** Whether the field is a {@code @Deadline} (its refusal says what text it takes). */
+    private static boolean deadline(MismatchedInputException e) {
+        var last = e.getPath().get(e.getPath().size() - 1);
+        if (!(last.getFrom() instanceof Class<?> type) || last.getFieldName() == null) {
+            return false;
+        }
+        try {
+            return type.getDeclaredField(last.getFieldName()).isAnnotationPresent(InvoiceConstraints.Deadline.class);
+        } catch (NoSuchFieldException ex) {
+            return false;
+        }
+    }
+
     private static String problem(MismatchedInputException e) {
         if (e instanceof UnrecognizedPropertyException) {
             return "unknown field";
@@ -52,7 +65,7 @@ public class BindingErrors {
             return WellFormedText.MESSAGE;
         }
         if (target == String.class) {
-            return "must be a string";
+            return deadline(e) ? "must be an ISO 8601 timestamp string" : "must be a string";
         }
         if (target != null && (Number.class.isAssignableFrom(target) || target == BigDecimal.class)) {
             return "must be a number";

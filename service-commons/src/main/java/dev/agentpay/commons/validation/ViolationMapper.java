@@ -124,7 +124,8 @@ public class ViolationMapper {
                         return name;
                     }
                 }
-                return null;
+                // not annotated here: a generated subclass (CDI interceptors) overrides the resource's method
+                // without its parameter annotations; look at the declaration it overrides
             } catch (NoSuchMethodException e) {
                 // declared higher up
             }

@@ -65,6 +65,13 @@ class ViolationMapperTest {
         }
     }
 
+    /** What CDI generates for an intercepted resource: the method overridden without its parameter annotations. */
+    public static class InterceptedResource extends Resource {
+        @Override
+        public void list(int pageSize, String cursor) {
+        }
+    }
+
     private final Validator validator = validator();
 
     private static Validator validator() {
@@ -128,6 +135,21 @@ class ViolationMapperTest {
         var both = answer("price", new Price("EUR", 0));
         assertThat(both.code()).isEqualTo("validation_error");
         assertThat(both.message()).startsWith("cents: ");
+    }
+
+    @Test
+    void queryParametersAreNamedThroughAGeneratedSubclass() throws Exception {
+        Method m = InterceptedResource.class.getMethod("list", int.class, String.class);
+        var violations = validator.forExecutables().validateParameters(new InterceptedResource(), Resource.class.getMethod("list",
+                int.class, String.class), new Object[] {0, "ab"});
+        assertThat(violations).isNotEmpty();
+        assertThat(m.getParameterAnnotations()[0]).isEmpty();
+        var v = violations.iterator().next();
+        assertThat(ViolationMapper.wireName(InterceptedResource.class,
+                v.getPropertyPath().iterator().next().as(jakarta.validation.Path.MethodNode.class),
+                java.util.stream.StreamSupport.stream(v.getPropertyPath().spliterator(), false)
+                        .filter(n -> n.getKind() == jakarta.validation.ElementKind.PARAMETER).findFirst().orElseThrow()
+                        .as(jakarta.validation.Path.ParameterNode.class))).isEqualTo("page_size");
     }
 
     @Test

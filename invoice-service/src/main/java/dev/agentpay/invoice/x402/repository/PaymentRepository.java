@@ -56,19 +56,16 @@ public class PaymentRepository {
     }
 
     public Uni<X402Payment> findByKey(SqlClient c, String key) {
-        return c.preparedQuery("select " + COLUMNS + " from x402_payment where payment_key = $1")
-                .execute(Tuple.of(key)).map(PaymentRepository::first);
+        return one(c, "payment_key = $1", Tuple.of(key));
     }
 
     public Uni<X402Payment> find(SqlClient c, UUID id) {
-        return c.preparedQuery("select " + COLUMNS + " from x402_payment where id = $1")
-                .execute(Tuple.of(id)).map(PaymentRepository::first);
+        return one(c, "id = $1", Tuple.of(id));
     }
 
     /** The payment if it is still in {@code state}, locked for the caller's transaction. */
     public Uni<X402Payment> lockIn(SqlClient c, UUID id, PaymentState state) {
-        return c.preparedQuery("select " + COLUMNS + " from x402_payment where id = $1 and state = $2 for update")
-                .execute(Tuple.of(id, state.name())).map(PaymentRepository::first);
+        return one(c, "id = $1 and state = $2 for update", Tuple.of(id, state.name()));
     }
 
     /**
@@ -115,6 +112,11 @@ public class PaymentRepository {
                         + " order by updated_at limit $3")
                 .execute(Tuple.of(state.name(), Times.db(before), limit))
                 .map(rs -> Rows.list(rs, r -> map(r)));
+    }
+
+    /** The row matching {@code where} (SQL after {@code where}, with its arguments), mapped; null when none. */
+    private static Uni<X402Payment> one(SqlClient c, String where, Tuple args) {
+        return c.preparedQuery("select " + COLUMNS + " from x402_payment where " + where).execute(args).map(PaymentRepository::first);
     }
 
     private static X402Payment first(RowSet<Row> rs) {
