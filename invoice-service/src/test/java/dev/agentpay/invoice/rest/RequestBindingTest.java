@@ -189,4 +189,14 @@ class RequestBindingTest {
         given().contentType(ContentType.JSON).body("{\"email\": \"" + "a".repeat(64) + "@" + ("b".repeat(60) + ".").repeat(4) + "co\"}").post("/api/x402/invoice")
                 .then().statusCode(400).body("error.message", equalTo("email: must be at most 254 characters"));
     }
+
+    @Test
+    void anX402InvoiceWithoutABodyAsksForTheDefaultsAndOtherMediaTypesAreRefusedBeforeAnyPayment() {
+        // an x402 client may POST nothing at all: the challenge for an invoice of the default amount
+        given().post("/api/x402/invoice").then().statusCode(402).body("x402Version", equalTo(1))
+                .body("errorCode", equalTo("payment_required"));
+        given().contentType(ContentType.JSON).post("/api/x402/invoice").then().statusCode(402);
+        given().contentType(ContentType.TEXT).body("{}").post("/api/x402/invoice").then().statusCode(415)
+                .body("error.code", equalTo("unsupported_media_type"));
+    }
 }

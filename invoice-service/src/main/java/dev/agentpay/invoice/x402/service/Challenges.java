@@ -139,14 +139,10 @@ public class Challenges {
 
     /** A requirement in x402 v2 form (inside {@code PAYMENT-REQUIRED}). */
     public static ObjectNode v2(PaymentRequirement r) {
-        ObjectNode n = JSON.createObjectNode();
-        n.put("scheme", r.scheme());
+        // v1's fields that v2 keeps, its CAIP-2 network, and the price under v2's name
+        ObjectNode n = v1(r).retain("scheme", "asset", "payTo", "maxTimeoutSeconds", "extra");
         n.put("network", r.v2Network());
         n.put("amount", r.maxAmountRequired());
-        n.put("asset", r.asset());
-        n.put("payTo", r.payTo());
-        n.put("maxTimeoutSeconds", r.maxTimeoutSeconds());
-        n.set("extra", r.extra());
         return n;
     }
 
