@@ -59,7 +59,7 @@ public class X402Resource {
             schema = @Schema(implementation = InvoiceApi.X402PaymentRequired.class)))
     @APIResponse(responseCode = "503", description = "the facilitator or the invoice chain is unavailable"
             + " (`facilitator_unavailable`, `x402_unavailable`, `result_pending`)")
-    public Uni<Response> invoice(@RequestBody(description = "optional: an absent body asks for the defaults")
+    public Uni<Response> invoice(@RequestBody(required = false, description = "optional: an absent body asks for the defaults")
             @Valid InvoiceApi.X402InvoiceRequest body, @BeanParam PaidCall call) {
         return service.invoice(body, call.payment(), call.signature(), call.resourceUrl(urls)).map(X402Resource::response);
     }
