@@ -68,7 +68,7 @@ public class InvoicePayResource {
     @APIResponse(responseCode = "410", description = "the invoice has EXPIRED or is past its `expiresAt` (`invoice_expired`); nothing charged")
     @APIResponse(responseCode = "503", description = "the facilitator is unavailable (`facilitator_unavailable`, `result_pending`)")
     public Uni<Response> pay(@Parameter(description = ID) @PathParam("id") String id, @BeanParam PaidCall call) {
-        return service.payInvoice(id, call.payment(), call.signature(), call.resourceUrl(urls)).map(X402Resource::response);
+        return service.payInvoice(id, call.payment, call.signature, call.resourceUrl(urls)).map(X402Resource::response);
     }
 
     @GET

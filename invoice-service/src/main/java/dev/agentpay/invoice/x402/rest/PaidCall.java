@@ -12,32 +12,11 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
  */
 public class PaidCall {
 
-    @Parameter(hidden = true)
-    @HeaderParam("X-PAYMENT")
-    String payment;
-
-    @Parameter(hidden = true)
-    @HeaderParam("PAYMENT-SIGNATURE")
-    String signature;
-
-    @Parameter(hidden = true)
-    @HeaderParam("X-Forwarded-Proto")
-    String forwardedProto;
-
-    @Parameter(hidden = true)
-    @HeaderParam("X-Forwarded-Host")
-    String forwardedHost;
-
-    @Context
-    UriInfo uri;
-
-    public String payment() {
-        return payment;
-    }
-
-    public String signature() {
-        return signature;
-    }
+    @Parameter(hidden = true) @HeaderParam("X-PAYMENT") public String payment;
+    @Parameter(hidden = true) @HeaderParam("PAYMENT-SIGNATURE") public String signature;
+    @Parameter(hidden = true) @HeaderParam("X-Forwarded-Proto") String forwardedProto;
+    @Parameter(hidden = true) @HeaderParam("X-Forwarded-Host") String forwardedHost;
+    @Context UriInfo uri;
 
     /** The resource URL of this call ({@link ResourceUrls}). */
     public String resourceUrl(ResourceUrls urls) {

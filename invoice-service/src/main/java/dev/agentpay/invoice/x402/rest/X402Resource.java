@@ -61,7 +61,7 @@ public class X402Resource {
             + " (`facilitator_unavailable`, `x402_unavailable`, `result_pending`)")
     public Uni<Response> invoice(@RequestBody(required = false, description = "optional: an absent body asks for the defaults")
             @Valid InvoiceApi.X402InvoiceRequest body, @BeanParam PaidCall call) {
-        return service.invoice(body, call.payment(), call.signature(), call.resourceUrl(urls)).map(X402Resource::response);
+        return service.invoice(body, call.payment, call.signature, call.resourceUrl(urls)).map(X402Resource::response);
     }
 
     @POST
@@ -76,7 +76,7 @@ public class X402Resource {
         if (body == null) {
             throw ApiException.invalidField("invoice_id", "is required");
         }
-        return service.settle(UUID.fromString(body.invoiceId()), call.payment(), call.signature(), call.resourceUrl(urls))
+        return service.settle(UUID.fromString(body.invoiceId()), call.payment, call.signature, call.resourceUrl(urls))
                 .map(X402Resource::response);
     }
 
