@@ -2,13 +2,12 @@ package dev.agentpay.settlement.service;
 
 import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.chains.ChainTable;
+import dev.agentpay.commons.loop.WakeLoop;
 import dev.agentpay.settlement.client.EvmClient;
 import dev.agentpay.settlement.client.SolanaClient;
 import dev.agentpay.settlement.config.SettlementConfig;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.scheduler.Scheduled;
-import io.quarkus.scheduler.Scheduler;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,13 +20,14 @@ import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
- * Runs one polling job per watchable chain on Quarkus's scheduler (programmatic asynchronous jobs, one
- * per chain, a run skipped while the previous one is still going). A tick is a non-blocking {@link Uni}
- * pipeline (RPC calls on Vert.x's web client, database steps on the reactive client): no thread waits for
- * a chain, so a slow or unreachable chain never delays another nor the service's HTTP and Kafka work.
- * A chain's ticks run on its own {@link SerialLanes lane}, so a restarted loop never overlaps the step
- * its previous incarnation still has in flight. A loop holds no state of its own: stopping and starting
- * one is a restart.
+ * Runs one polling loop per watchable chain: the platform's {@link WakeLoop} woken every
+ * {@code poll-interval} by a Vert.x timer (one tick at a time; a wake during a tick runs one more right
+ * after it). Not Quarkus's scheduler: it runs an interval under one second at most once a second (its
+ * own warning), and the local stack polls every 200 ms. A tick is a non-blocking {@link Uni} pipeline
+ * (RPC calls on Vert.x's web client, database steps on the reactive client): no thread waits for a chain,
+ * so a slow or unreachable chain never delays another nor the service's HTTP and Kafka work. A chain's
+ * ticks run on its own {@link SerialLanes lane}, so a restarted loop never overlaps the step its previous
+ * incarnation still has in flight. A loop holds no state of its own: stopping and starting one is a restart.
  */
 @ApplicationScoped
 public class WatcherSupervisor {
@@ -41,9 +41,6 @@ public class WatcherSupervisor {
     WatcherLedger ledger;
 
     @Inject
-    Scheduler scheduler;
-
-    @Inject
     SettlementConfig config;
 
     @Inject
@@ -52,7 +49,7 @@ public class WatcherSupervisor {
     @Inject
     Vertx vertx;
 
-    private final Map<Chain, String> loops = new ConcurrentHashMap<>();
+    private final Map<Chain, WakeLoop> loops = new ConcurrentHashMap<>();
     private final Map<Chain, AutoCloseable> clients = new ConcurrentHashMap<>();
     private final SerialLanes<Chain> lanes = new SerialLanes<>();
 
@@ -93,29 +90,17 @@ public class WatcherSupervisor {
             tick = solana.create(e, client)::tick;
         }
         long every = e.pollInterval().toMillis();
-        String job = "chain-watcher-" + e.name();
-        loops.put(chain, job);
-        scheduler.newJob(job)
-                .setInterval(Duration.ofMillis(every).toString())
-                .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP)
-                .setAsyncTask(execution -> lanes.busy(chain) ? Uni.createFrom().voidItem() : lanes.run(chain, () -> {
-                    if (!job.equals(loops.get(chain))) {
-                        return Uni.createFrom().voidItem(); // stopped meanwhile
+        WakeLoop loop = new WakeLoop("chain-watcher-" + e.name(), vertx, () -> lanes.run(chain, tick)
+                .invoke(n -> {
+                    if (n > 0) {
+                        LOG.debugf("%s: %d event(s) published", e.name(), n);
                     }
-                    return tick.get()
-                            .invoke(n -> {
-                                if (n > 0) {
-                                    LOG.debugf("%s: %d event(s) published", e.name(), n);
-                                }
-                            })
-                            .replaceWithVoid()
-                            // the next tick retries from the committed checkpoint; nothing was half-published
-                            .onFailure().recoverWithUni(ex -> {
-                                LOG.warnf("%s: scan failed, retrying in %d ms: %s", e.name(), every, ex.getMessage());
-                                return Uni.createFrom().voidItem();
-                            });
-                }))
-                .schedule();
+                })
+                .replaceWith(false))
+                // the next tick retries from the committed checkpoint; nothing was half-published
+                .onFailure(ex -> LOG.warnf("%s: scan failed, retrying in %d ms: %s", e.name(), every, ex.getMessage()));
+        loops.put(chain, loop);
+        loop.start().every(Duration.ofMillis(every));
         LOG.infof("%s: watching %s every %d ms (%d confirmations)", e.name(),
                 chain.kind() == Chain.Kind.EVM ? "the invoices' deposit addresses" : e.paymentAddress().orElseThrow(), every, e.confirmations());
     }
@@ -125,9 +110,9 @@ public class WatcherSupervisor {
      * step in flight, if any, has ended, and its RPC client is closed.
      */
     public synchronized Uni<Void> stop(Chain chain) {
-        String job = loops.remove(chain);
-        if (job != null) {
-            scheduler.unscheduleJob(job);
+        WakeLoop loop = loops.remove(chain);
+        if (loop != null) {
+            loop.stop();
         }
         AutoCloseable c = clients.remove(chain);
         return lanes.idle(chain).invoke(() -> {
