@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.PlatformEvent;
 import dev.agentpay.commons.outbox.Outbox;
 import dev.agentpay.discovery.benchmark.repository.BenchmarkRepository;
@@ -96,8 +97,8 @@ public class BenchmarkService {
         data.put("published_at", now.toString());
         data.put("benchmark_url", published.benchmarkUrl());
         data.put("raw_logs_url", published.rawLogsUrl());
-        PlatformEvent event = new PlatformEvent(UUID.randomUUID(), PlatformEvent.BENCHMARK_PUBLISHED, id, null, now,
-                PlatformEvent.SCHEMA_VERSION, data);
+        PlatformEvent event = new PlatformEvent(EventHeader.of(PlatformEvent.BENCHMARK_PUBLISHED, id, null, now,
+                PlatformEvent.SCHEMA_VERSION), data);
         return pool.withTransaction(tx -> repository.insert(tx, id, score, stored.toString(), jsonl.toString(), now)
                         .flatMap(x -> outbox.append(tx, event)))
                 .flatMap(x -> refresh())
