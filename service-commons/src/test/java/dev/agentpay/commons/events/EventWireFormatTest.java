@@ -109,6 +109,16 @@ class EventWireFormatTest {
                 .isEqualTo(mandateEvent());
     }
 
+    @Test
+    void aRecordWithoutHeaderFieldsDecodesToAHeaderOfNullsNotToNoHeader() {
+        // the consumers refuse such a record as poison by checking event.eventId() == null: that must not throw
+        MandateEvent read = EventCodec.decode("{\"transitionId\":\"t1\"}", MandateEvent.class);
+        assertThat(read.header()).isEqualTo(new EventHeader(null, null, null, null, null, 0));
+        assertThat(read.eventId()).isNull();
+        assertThat(read.aggregateId()).isNull();
+        assertThat(read.transitionId()).isEqualTo("t1");
+    }
+
     private static final String HASH = "0x9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
     private static final String SOLANA_TX = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz1CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
 
