@@ -63,7 +63,6 @@ public class BenchmarkResource {
     @GET
     @Path("raw/{id}.jsonl")
     @APIResponse(responseCode = "200", description = "the raw logs (immutable)", content = @Content(mediaType = "application/x-ndjson"))
-    @APIResponse(responseCode = "304", description = "not modified (If-None-Match)")
     @APIResponse(responseCode = "404", description = "no such benchmark (`benchmark_not_found`)")
     public Uni<Response> raw(@PathParam("id") String id, @HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         if (!ID.matcher(id).matches()) {
