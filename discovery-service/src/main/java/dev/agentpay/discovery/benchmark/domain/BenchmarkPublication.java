@@ -34,7 +34,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  */
 @Schema(name = "BenchmarkPublishRequest")
 public record BenchmarkPublication(
-        @NotNull(message = ATRR) @Pattern(regexp = METRIC, message = ATRR) String metric,
+        @NotNull(message = ATRR) @Pattern(regexp = "^" + METRIC + "$", message = ATRR) String metric,
         @JsonProperty("tasks_total") @JsonDeserialize(using = JsonNumber.class)
         @NotNull(message = TOTAL) @Digits(integer = 4, fraction = 0, message = TOTAL)
         @DecimalMin(value = "1", message = TOTAL) @DecimalMax(value = "1000", message = TOTAL) BigDecimal tasksTotal,
@@ -53,7 +53,7 @@ public record BenchmarkPublication(
     public static final String METRIC = "ATRR";
     public static final int MAX_LOG_ENTRIES = 10_000;
     /** An RFC 3339 instant, as the published schema's {@code run_at} pattern has it. */
-    static final String RFC3339 = "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})";
+    static final String RFC3339 = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$";
 
     static final String ATRR = "must be \"ATRR\"";
     static final String TOTAL = "must be an integer between 1 and 1000";
@@ -63,6 +63,7 @@ public record BenchmarkPublication(
     static final String LOGS = "must be a non-empty array of at most " + MAX_LOG_ENTRIES + " log records";
 
     /** One class of tasks of the run. */
+    @Schema(name = "BenchmarkTaskClass")
     public record TaskClass(
             @NotBlank(message = "is required") String name,
             @JsonDeserialize(using = JsonNumber.class) @NotNull(message = COUNT) @Digits(integer = 4, fraction = 0, message = COUNT)
