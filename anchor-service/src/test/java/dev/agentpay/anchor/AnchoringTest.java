@@ -10,6 +10,7 @@ import dev.agentpay.anchor.support.ChainView;
 import dev.agentpay.anchor.support.KafkaIo;
 import dev.agentpay.commons.events.AnchorReceiptEvent;
 import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.localstack.AnvilNode;
 import dev.agentpay.localstack.testing.KafkaTestResource;
@@ -135,8 +136,8 @@ class AnchoringTest {
         KafkaIo.publish(e);
         KafkaIo.publish(e); // a redelivery: same event
         // the same transition under a new event id (a producer retry that re-created the event)
-        KafkaIo.publish(new MandateEvent(UUID.randomUUID(), e.type(), e.aggregateId(), e.partnerId(), e.occurredAt(),
-                e.schemaVersion(), e.transitionId(), e.fromState(), e.toState(), e.mandateHash(), null));
+        KafkaIo.publish(new MandateEvent(EventHeader.of(e.type(), e.aggregateId(), e.partnerId(), e.occurredAt(),
+                e.schemaVersion()), e.transitionId(), e.fromState(), e.toState(), e.mandateHash(), null));
         KafkaIo.flush();
         awaitReceipts(List.of(e), Duration.ofSeconds(30));
         // a later event of the same partition proves the duplicates were consumed before we look

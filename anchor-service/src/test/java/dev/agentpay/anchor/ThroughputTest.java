@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.agentpay.anchor.support.AnchorChainTestResource;
 import dev.agentpay.anchor.support.ChainView;
 import dev.agentpay.anchor.support.KafkaIo;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
@@ -99,7 +100,7 @@ class ThroughputTest {
                 Thread.onSpinWait();
             }
             // occurredAt is the commit time a producer would stamp; restamp it now
-            MandateEvent now = new MandateEvent(e.eventId(), e.type(), e.aggregateId(), e.partnerId(), Instant.now(), e.schemaVersion(),
+            MandateEvent now = new MandateEvent(new EventHeader(e.eventId(), e.type(), e.aggregateId(), e.partnerId(), Instant.now(), e.schemaVersion()),
                     e.transitionId(), e.fromState(), e.toState(), e.mandateHash(), null);
             KafkaIo.publish(now);
             sent.add(now);

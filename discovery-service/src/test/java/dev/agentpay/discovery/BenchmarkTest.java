@@ -79,8 +79,17 @@ class BenchmarkTest {
             given().contentType("application/json").header("x-admin-key", ADMIN).body(bad.toString()).post("/disco/benchmark/publish")
                     .then().statusCode(400).body("success", equalTo(false)).body("error.code", equalTo("validation_error"));
         }
+        given().contentType("application/json").header("x-admin-key", ADMIN).body(wrongMetric.toString()).post("/disco/benchmark/publish")
+                .then().statusCode(400).body("error.message", equalTo("metric: must be \"ATRR\""));
+        given().contentType("application/json").header("x-admin-key", ADMIN).body(wrongScore.toString()).post("/disco/benchmark/publish")
+                .then().statusCode(400).body("error.message", equalTo("score: must equal tasks_completed / tasks_total"));
+        given().contentType("application/json").header("x-admin-key", ADMIN).body(doc(18).put("tasks_total", "18").toString())
+                .post("/disco/benchmark/publish").then().statusCode(400).body("error.code", equalTo("invalid_body"))
+                .body("error.message", equalTo("tasks_total: wrong type"));
         given().contentType("application/json").header("x-admin-key", ADMIN).body("[1,2]").post("/disco/benchmark/publish")
                 .then().statusCode(400);
+        given().contentType("application/json").header("x-admin-key", ADMIN).post("/disco/benchmark/publish")
+                .then().statusCode(400).body("error.code", equalTo("invalid_json")).body("error.message", equalTo("request body is required"));
         given().contentType("application/json").header("x-admin-key", ADMIN).body("{oops").post("/disco/benchmark/publish")
                 .then().statusCode(400).body("error.code", equalTo("invalid_json"));
         assertThat(given().get("/disco/benchmark.json").then().extract().header("ETag")).isEqualTo(before);

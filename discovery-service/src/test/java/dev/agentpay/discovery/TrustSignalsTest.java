@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpay.commons.events.AnchorReceiptEvent;
 import dev.agentpay.commons.events.DomainEvent;
 import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.discovery.testing.UpstreamStubResource;
@@ -93,18 +94,18 @@ class TrustSignalsTest {
     }
 
     static MandateEvent mandate(String id, String type, String from, String to) {
-        return new MandateEvent(UUID.randomUUID(), type, id, "partner-1", Instant.now(), 1, "tr-" + UUID.randomUUID(), from, to,
+        return new MandateEvent(EventHeader.of(type, id, "partner-1", Instant.now(), 1), "tr-" + UUID.randomUUID(), from, to,
                 "0x" + "12".repeat(32), M.createObjectNode().put("id", id).put("state", to));
     }
 
     static AnchorReceiptEvent anchor(String mandateId, String transitionId) {
-        return new AnchorReceiptEvent(UUID.randomUUID(), AnchorReceiptEvent.TYPE, mandateId, "partner-1", Instant.now(), 1,
+        return new AnchorReceiptEvent(EventHeader.of(AnchorReceiptEvent.TYPE, mandateId, "partner-1", Instant.now(), 1),
                 transitionId, "0x" + "12".repeat(32), "signed_by_both", 84532, "0x" + UUID.randomUUID().toString().replace("-", "").repeat(2),
                 10, 0);
     }
 
     static InvoiceEvent invoice(String id, String type) {
-        return new InvoiceEvent(UUID.randomUUID(), type, id, "partner-1", Instant.now(), 1,
+        return new InvoiceEvent(EventHeader.of(type, id, "partner-1", Instant.now(), 1),
                 type.equals(InvoiceEvent.SETTLED) ? "SETTLED" : "PENDING", M.createObjectNode().put("id", id));
     }
 

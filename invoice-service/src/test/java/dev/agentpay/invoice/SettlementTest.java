@@ -11,6 +11,7 @@ import static org.awaitility.Awaitility.await;
 import dev.agentpay.commons.auth.PartnerRegistry;
 import dev.agentpay.commons.events.ChainTransferEvent;
 import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.localstack.testing.KafkaTestResource;
@@ -106,7 +107,7 @@ class SettlementTest {
             publish(e);
             publish(e); // redelivered: same event id
             // and reported again under a new event id (a watcher re-scan): same transfer id, nothing more
-            publish(new ChainTransferEvent(UUID.randomUUID(), e.type(), e.aggregateId(), null, e.occurredAt(), 1, e.chain(),
+            publish(new ChainTransferEvent(EventHeader.of(e.type(), e.aggregateId(), null, e.occurredAt(), 1), e.chain(),
                     e.txHash(), e.index(), e.block(), e.blockHash(), e.from(), e.to(), e.amount(), e.token(), null, e.source()));
         }
         for (int i = 0; i < n; i++) {

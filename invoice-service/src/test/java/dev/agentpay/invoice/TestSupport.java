@@ -5,6 +5,7 @@ import static io.restassured.RestAssured.given;
 import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.commons.auth.PartnerRegistry;
 import dev.agentpay.commons.events.ChainTransferEvent;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.PartnerEvent;
 import dev.agentpay.localstack.testing.TestKafka;
 import io.restassured.http.ContentType;
@@ -25,7 +26,7 @@ public final class TestSupport {
     public static String partner(PartnerRegistry registry) {
         String key = ApiKeys.generate();
         String id = "p_" + UUID.randomUUID().toString().substring(0, 8);
-        registry.apply(new PartnerEvent(UUID.randomUUID(), PartnerEvent.TYPE, id, id, Instant.now(), 1, "name",
+        registry.apply(new PartnerEvent(EventHeader.of(PartnerEvent.TYPE, id, id, Instant.now(), 1), "name",
                 PartnerEvent.ACTIVE, List.of(ApiKeys.hash(key))));
         return key;
     }
@@ -46,8 +47,8 @@ public final class TestSupport {
     static ChainTransferEvent transfer(String type, String chain, String txHash, String to, String token,
             BigInteger amount, String memo) {
         String source = "solana".equals(chain) ? "solana-detector" : "evm-detector";
-        return new ChainTransferEvent(UUID.randomUUID(), type, ChainTransferEvent.transferId(chain, txHash, 0), null,
-                Instant.now(), ChainTransferEvent.SCHEMA_VERSION, chain, txHash, 0, 1234, "0xblock",
+        return new ChainTransferEvent(EventHeader.of(type, ChainTransferEvent.transferId(chain, txHash, 0), null,
+                Instant.now(), ChainTransferEvent.SCHEMA_VERSION), chain, txHash, 0, 1234, "0xblock",
                 "0x1111111111111111111111111111111111111111", to, amount, token, memo, source);
     }
 

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.events.AnchorReceiptEvent;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
@@ -67,9 +68,9 @@ class AnchorReceiptTest {
 
         // a receipt naming a transition that does not exist, a malformed record and a receipt for the
         // creation row (which is never anchored) change nothing and do not block the topic
-        send(new AnchorReceiptEvent(UUID.randomUUID(), AnchorReceiptEvent.TYPE, m.id(), p.id(), Instant.now(), 1,
+        send(new AnchorReceiptEvent(EventHeader.of(AnchorReceiptEvent.TYPE, m.id(), p.id(), Instant.now(), 1),
                 UUID.randomUUID().toString(), "0x00", "completed", 84532L, tx('d'), 1, 0));
-        send(new AnchorReceiptEvent(UUID.randomUUID(), AnchorReceiptEvent.TYPE, m.id(), p.id(), Instant.now(), 1,
+        send(new AnchorReceiptEvent(EventHeader.of(AnchorReceiptEvent.TYPE, m.id(), p.id(), Instant.now(), 1),
                 "not-a-uuid", "0x00", "completed", 84532L, tx('d'), 1, 0));
         send(receipt(UUID.randomUUID(), m, j, 0, tx('e'), 130));
         send(receipt(UUID.randomUUID(), m, j, 2, tx('f'), 131));

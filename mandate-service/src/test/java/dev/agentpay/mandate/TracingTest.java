@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.commons.events.AnchorReceiptEvent;
 import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
@@ -159,8 +160,8 @@ class TracingTest {
             String traceId = hex(16);
             UUID eventId = UUID.randomUUID();
             // a receipt naming a transition that does not exist: the consumer logs a warning inside its transaction
-            AnchorReceiptEvent receipt = new AnchorReceiptEvent(eventId, AnchorReceiptEvent.TYPE, "mnd_traced", "p1",
-                    Instant.now(), 1, UUID.randomUUID().toString(), "0x00", "completed", 84532L, "0x" + "a".repeat(64), 1, 0);
+            AnchorReceiptEvent receipt = new AnchorReceiptEvent(new EventHeader(eventId, AnchorReceiptEvent.TYPE, "mnd_traced", "p1",
+                    Instant.now(), 1), UUID.randomUUID().toString(), "0x00", "completed", 84532L, "0x" + "a".repeat(64), 1, 0);
             ProducerRecord<String, String> rec = TestKafka.record(Topics.ANCHOR_RECEIPTS, receipt.aggregateId(),
                     EventCodec.encode(receipt), null, null);
             rec.headers().add("traceparent", ("00-" + traceId + "-" + hex(8) + "-01").getBytes(StandardCharsets.UTF_8));

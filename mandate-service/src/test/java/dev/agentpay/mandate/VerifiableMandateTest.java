@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 
 import dev.agentpay.commons.events.AnchorReceiptEvent;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
 import dev.agentpay.mandate.support.Api.TestPartner;
@@ -161,8 +162,8 @@ class VerifiableMandateTest {
         // an anchor receipt lands: the proof lists it with the contract and log index
         JsonPath signed = get(id);
         String tx = "0x" + "ab".repeat(32);
-        dev.agentpay.mandate.support.AnchorReceipts.send(new AnchorReceiptEvent(UUID.randomUUID(), AnchorReceiptEvent.TYPE, id, partner.id(),
-                Instant.now(), 1, signed.getString("data.transitions[2].id"), signed.getString("data.proto_mandate_hash"),
+        dev.agentpay.mandate.support.AnchorReceipts.send(new AnchorReceiptEvent(EventHeader.of(AnchorReceiptEvent.TYPE, id, partner.id(),
+                Instant.now(), 1), signed.getString("data.transitions[2].id"), signed.getString("data.proto_mandate_hash"),
                 "signed_by_both", CHAIN_ID, tx, 77, 3, CONTRACT));
         await("the anchor of signed_by_both").atMost(Duration.ofSeconds(20)).until(() -> tx.equals(get(id).getString("data.transitions[2].anchor_tx_hash")));
 

@@ -11,6 +11,7 @@ import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.error.ErrorBody;
 import dev.agentpay.commons.events.ChainTransferEvent;
 import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.commons.events.PartnerEvent;
 import dev.agentpay.commons.events.Topics;
@@ -18,7 +19,6 @@ import java.math.BigInteger;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** The pure pieces of the shared library; the outbox and consumer are exercised by every service's tests. */
@@ -55,12 +55,12 @@ class SharedPiecesTest {
 
     @Test
     void eventsSurviveTheWireEncoding() {
-        MandateEvent e = new MandateEvent(UUID.randomUUID(), "mandate.signed_by_both", "mnd_1", "p1", Instant.parse("2026-01-01T00:00:00.123Z"),
-                MandateEvent.SCHEMA_VERSION, "tr_1", "signed_by_proposer", "signed_by_both", "0xab",
+        MandateEvent e = new MandateEvent(EventHeader.of("mandate.signed_by_both", "mnd_1", "p1", Instant.parse("2026-01-01T00:00:00.123Z"),
+                MandateEvent.SCHEMA_VERSION), "tr_1", "signed_by_proposer", "signed_by_both", "0xab",
                 JsonNodeFactory.instance.objectNode().put("id", "mnd_1"));
         assertThat(EventCodec.decode(EventCodec.encode(e), MandateEvent.class)).isEqualTo(e);
-        ChainTransferEvent t = new ChainTransferEvent(UUID.randomUUID(), ChainTransferEvent.DETECTED,
-                ChainTransferEvent.transferId("base", "0x1", 3), null, Instant.now(), 1, "base", "0x1", 3, 10, "0xb",
+        ChainTransferEvent t = new ChainTransferEvent(EventHeader.of(ChainTransferEvent.DETECTED,
+                ChainTransferEvent.transferId("base", "0x1", 3), null, Instant.now(), 1), "base", "0x1", 3, 10, "0xb",
                 "0xf", "0xt", new BigInteger("123456789012345678901234567890"), "0xusdc", null, "evm-detector");
         assertThat(EventCodec.decode(EventCodec.encode(t), ChainTransferEvent.class)).isEqualTo(t);
         assertThat(e.topic()).isEqualTo(Topics.MANDATE_EVENTS);
@@ -85,6 +85,6 @@ class SharedPiecesTest {
     }
 
     private static PartnerEvent partner(String id, String status, String key) {
-        return new PartnerEvent(UUID.randomUUID(), PartnerEvent.TYPE, id, id, Instant.now(), 1, id, status, List.of(ApiKeys.hash(key)));
+        return new PartnerEvent(EventHeader.of(PartnerEvent.TYPE, id, id, Instant.now(), 1), id, status, List.of(ApiKeys.hash(key)));
     }
 }

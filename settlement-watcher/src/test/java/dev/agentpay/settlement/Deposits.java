@@ -1,6 +1,7 @@
 package dev.agentpay.settlement;
 
 import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.localstack.testing.TestKafka;
@@ -61,8 +62,8 @@ final class Deposits {
         var pd = invoice.putObject("paymentDetails");
         pd.put("chain", chain);
         pd.put("paymentAddress", address);
-        InvoiceEvent e = new InvoiceEvent(UUID.randomUUID(), InvoiceEvent.CREATED, invoiceId.toString(), "test-partner",
-                Instant.now(), InvoiceEvent.SCHEMA_VERSION, "PENDING", invoice);
+        InvoiceEvent e = new InvoiceEvent(EventHeader.of(InvoiceEvent.CREATED, invoiceId.toString(), "test-partner",
+                Instant.now(), InvoiceEvent.SCHEMA_VERSION), "PENDING", invoice);
         TestKafka.send(ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class), TestKafka.record(e));
         return address;
     }

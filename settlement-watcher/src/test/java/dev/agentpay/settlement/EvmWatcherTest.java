@@ -162,8 +162,8 @@ class EvmWatcherTest {
         invoice.put("createdAt", java.time.Instant.now().toString());
         invoice.putObject("paymentDetails").put("chain", "base").put("paymentAddress", SELLER);
         invoiceCreated.onInvoiceEvent(dev.agentpay.commons.events.EventCodec.encode(new dev.agentpay.commons.events.InvoiceEvent(
-                java.util.UUID.randomUUID(), dev.agentpay.commons.events.InvoiceEvent.CREATED, id.toString(), "p", java.time.Instant.now(),
-                1, "PENDING", invoice)), null).await().atMost(WAIT);
+                dev.agentpay.commons.events.EventHeader.of(dev.agentpay.commons.events.InvoiceEvent.CREATED, id.toString(), "p",
+                        java.time.Instant.now(), 1), "PENDING", invoice)), null).await().atMost(WAIT);
         // a malformed record goes to the dead-letter topic, not fatal
         invoiceCreated.onInvoiceEvent("{not json", null).await().atMost(WAIT);
         assertThat(ledger.depositsSince("base", 0, 1_000_000).await().atMost(WAIT))

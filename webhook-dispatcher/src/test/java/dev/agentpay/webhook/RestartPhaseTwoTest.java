@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.commons.auth.PartnerRegistry;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.PartnerEvent;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.webhook.support.Api;
@@ -20,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,7 +49,7 @@ class RestartPhaseTwoTest {
         assertThat(logFile).as("RestartPhaseOneTest must run first (Quarkus orders profile tests by profile name)").isNotNull();
         TestPartner p = new TestPartner(System.getProperty("wht.restart.partner"),
                 System.getProperty("wht.restart.key"));
-        registry.apply(new PartnerEvent(UUID.randomUUID(), PartnerEvent.TYPE, p.id(), p.id(), Instant.now(), 1, "test partner",
+        registry.apply(new PartnerEvent(EventHeader.of(PartnerEvent.TYPE, p.id(), p.id(), Instant.now(), 1), "test partner",
                 PartnerEvent.ACTIVE, List.of(ApiKeys.hash(p.apiKey()))));
         String sub = System.getProperty("wht.restart.subscription");
         String event = System.getProperty("wht.restart.event");

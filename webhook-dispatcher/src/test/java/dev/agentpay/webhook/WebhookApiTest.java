@@ -103,6 +103,16 @@ class WebhookApiTest {
         as(p).body("{\"url\":\"" + url + "\",\"events\":[\"mandate.proposed\"],\"secret\":\"" + SECRET
                 + "\",\"url\":\"https://elsewhere.example.com/x\"}").post("/v1/webhooks").then().statusCode(400)
                 .body("error.code", equalTo("invalid_json")).body("error.message", org.hamcrest.Matchers.containsString("\"url\""));
+        // the shape rules of the typed bodies answer as the hand checks did, naming the field
+        as(p).body(Map.of("url", url, "events", List.of(), "secret", SECRET)).post("/v1/webhooks").then().statusCode(400)
+                .body("error.code", equalTo("validation_error")).body("error.message", equalTo("events: at least one event type required"));
+        as(p).body(Map.of("url", " ", "events", ev, "secret", SECRET)).post("/v1/webhooks").then().statusCode(400)
+                .body("error.code", equalTo("validation_error")).body("error.message", equalTo("url: required"));
+        as(p).body(Map.of("url", url, "events", ev, "secret", SECRET, "description", "d".repeat(257))).post("/v1/webhooks")
+                .then().statusCode(400).body("error.code", equalTo("validation_error"))
+                .body("error.message", equalTo("description: longer than 256 characters"));
+        as(p).contentType(ContentType.JSON).post("/v1/webhooks").then().statusCode(400)
+                .body("error.code", equalTo("invalid_json")).body("error.message", equalTo("request body is required"));
         as(p).get("/v1/webhooks").then().statusCode(200).body("data", hasSize(0));
     }
 
@@ -144,8 +154,13 @@ class WebhookApiTest {
                 .body("data.url", equalTo(receiver.url("/api-upd2")));
         as(p).body(Map.of("events", List.of("nope"))).patch("/v1/webhooks/" + id).then().statusCode(400)
                 .body("error.code", equalTo("unknown_event_type"));
-        as(p).body(Map.of("secret", SECRET + "x")).patch("/v1/webhooks/" + id).then().statusCode(400);
-        as(p).body(Map.of()).patch("/v1/webhooks/" + id).then().statusCode(400);
+        as(p).body(Map.of("secret", SECRET + "x")).patch("/v1/webhooks/" + id).then().statusCode(400)
+                .body("error.code", equalTo("validation_error")).body("error.message", equalTo(
+                        "secret: change it with POST /v1/webhooks/{id}/rotate-secret (keeps the old one valid for an overlap)"));
+        as(p).body(Map.of("events", List.of())).patch("/v1/webhooks/" + id).then().statusCode(400)
+                .body("error.message", equalTo("events: at least one event type required"));
+        as(p).body(Map.of()).patch("/v1/webhooks/" + id).then().statusCode(400)
+                .body("error.message", equalTo("nothing to update: send url, events or description"));
         as(p).post("/v1/webhooks/" + id + "/disable").then().statusCode(200)
                 .body("data.status", equalTo("disabled")).body("data.disabledReason", equalTo("manual"))
                 .body("data.disabledAt", notNullValue());
@@ -162,6 +177,8 @@ class WebhookApiTest {
         String id = Api.subscribe(p, receiver.url("/api-rot"), List.of("mandate.proposed"), SECRET);
         as(p).body(Map.of("secret", "tiny")).post("/v1/webhooks/" + id + "/rotate-secret").then().statusCode(400)
                 .body("error.code", equalTo("weak_secret"));
+        as(p).body(Map.of("overlapSeconds", 60)).post("/v1/webhooks/" + id + "/rotate-secret").then().statusCode(400)
+                .body("error.code", equalTo("validation_error")).body("error.message", equalTo("secret: required"));
         as(p).body(Map.of("secret", SECRET)).post("/v1/webhooks/" + id + "/rotate-secret").then().statusCode(400);
         as(p).body(Map.of("secret", SECRET + "-next", "overlapSeconds", 99_999_999))
                 .post("/v1/webhooks/" + id + "/rotate-secret").then().statusCode(400);

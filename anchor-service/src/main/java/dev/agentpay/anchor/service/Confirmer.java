@@ -4,6 +4,7 @@ import dev.agentpay.anchor.domain.OpenTx;
 import dev.agentpay.anchor.domain.SentItem;
 import dev.agentpay.anchor.repository.AnchorRepository.ReceiptRow;
 import dev.agentpay.commons.events.AnchorReceiptEvent;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.outbox.Outbox;
 import dev.agentpay.commons.outbox.OutboxRelay;
 import io.smallrye.mutiny.Multi;
@@ -156,8 +157,8 @@ public class Confirmer extends AnchorStage {
                 }
                 rows.add(new ReceiptRow(item.transitionId(), item.mandateId(), item.mandateHash(), item.state(),
                         config.chainId(), tx.hash(), block, log.logIndex()));
-                events.add(new AnchorReceiptEvent(receiptEventId(item.transitionId()), AnchorReceiptEvent.TYPE,
-                        item.mandateId(), item.partnerId(), Instant.now(), AnchorReceiptEvent.SCHEMA_VERSION,
+                events.add(new AnchorReceiptEvent(new EventHeader(receiptEventId(item.transitionId()), AnchorReceiptEvent.TYPE,
+                        item.mandateId(), item.partnerId(), Instant.now(), AnchorReceiptEvent.SCHEMA_VERSION),
                         item.transitionId(), item.mandateHash(), item.state(), config.chainId(), tx.hash(), block, log.logIndex(),
                         config.contractAddress().toLowerCase(Locale.ROOT)));
             }

@@ -2,6 +2,7 @@ package dev.agentpay.anchor.support;
 
 import dev.agentpay.commons.events.AnchorReceiptEvent;
 import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.localstack.testing.TestKafka;
@@ -79,7 +80,7 @@ public final class KafkaIo {
 
     /** A mandate event as mandate-service publishes it. */
     public static MandateEvent event(String mandateId, String hash, String type, String from, String to) {
-        return new MandateEvent(UUID.randomUUID(), type, mandateId, "ptn_test", Instant.now(), MandateEvent.SCHEMA_VERSION,
+        return new MandateEvent(EventHeader.of(type, mandateId, "ptn_test", Instant.now(), MandateEvent.SCHEMA_VERSION),
                 "trn_" + UUID.randomUUID(), from, to, hash, null);
     }
 

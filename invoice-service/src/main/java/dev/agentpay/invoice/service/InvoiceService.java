@@ -4,6 +4,7 @@ import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.chains.ChainTable;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.outbox.Outbox;
 import dev.agentpay.commons.rest.PageLimit;
@@ -109,8 +110,8 @@ public class InvoiceService {
     }
 
     static InvoiceEvent event(String type, Invoice inv, Instant at) {
-        return new InvoiceEvent(UUID.randomUUID(), type, inv.id().toString(), inv.partnerId(), at,
-                InvoiceEvent.SCHEMA_VERSION, inv.status().name(), EventCodec.mapper().valueToTree(InvoiceView.of(inv)));
+        return new InvoiceEvent(EventHeader.of(type, inv.id().toString(), inv.partnerId(), at,
+                InvoiceEvent.SCHEMA_VERSION), inv.status().name(), EventCodec.mapper().valueToTree(InvoiceView.of(inv)));
     }
 
     static ApiException notFound() {

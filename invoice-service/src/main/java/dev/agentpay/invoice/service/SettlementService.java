@@ -3,6 +3,7 @@ package dev.agentpay.invoice.service;
 import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.chains.ChainTable;
 import dev.agentpay.commons.events.ChainTransferEvent;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.consumer.IdempotentConsumer;
 import dev.agentpay.commons.outbox.Outbox;
@@ -145,8 +146,8 @@ public class SettlementService {
                 if (counted) {
                     return Uni.createFrom().voidItem();
                 }
-                ChainTransferEvent e = new ChainTransferEvent(UUID.randomUUID(), ChainTransferEvent.DETECTED, "x402:" + txHash, null, now,
-                        ChainTransferEvent.SCHEMA_VERSION, inv.chain(), txHash, -1, 0L, null, payer, inv.paymentAddress(), amount,
+                ChainTransferEvent e = new ChainTransferEvent(EventHeader.of(ChainTransferEvent.DETECTED, "x402:" + txHash, null, now,
+                        ChainTransferEvent.SCHEMA_VERSION), inv.chain(), txHash, -1, 0L, null, payer, inv.paymentAddress(), amount,
                         inv.usdcAddress(), null, X402_SOURCE);
                 return creditNew(c, e, inv, now);
             });

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.commons.outbox.Outbox;
 import dev.agentpay.mandate.config.MandateConfig;
@@ -346,8 +347,8 @@ public class MandateService {
                             Transition anchored = ts.stream().filter(t -> t.id().equals(transitionId)).findFirst()
                                     .orElseThrow();
                             JsonNode row = EventCodec.mapper().valueToTree(view(m, ts));
-                            MandateEvent event = new MandateEvent(UUID.randomUUID(), MandateEvent.ANCHORED, m.id,
-                                    m.partnerId, now, MandateEvent.SCHEMA_VERSION, transitionId.toString(), null,
+                            MandateEvent event = new MandateEvent(EventHeader.of(MandateEvent.ANCHORED, m.id,
+                                    m.partnerId, now, MandateEvent.SCHEMA_VERSION), transitionId.toString(), null,
                                     anchored.toState().wire(), m.protoMandateHash, row);
                             return outbox.append(tx, event).replaceWith(n);
                         })));
@@ -398,8 +399,8 @@ public class MandateService {
         history.add(t);
         Uni<Void> write = from == null ? Uni.createFrom().voidItem() : mandates.updateState(conn, m);
         JsonNode row = EventCodec.mapper().valueToTree(view(m, history));
-        MandateEvent event = new MandateEvent(UUID.randomUUID(), to.eventType(), m.id, m.partnerId, now,
-                MandateEvent.SCHEMA_VERSION, t.id().toString(), from == null ? null : from.wire(), to.wire(),
+        MandateEvent event = new MandateEvent(EventHeader.of(to.eventType(), m.id, m.partnerId, now,
+                MandateEvent.SCHEMA_VERSION), t.id().toString(), from == null ? null : from.wire(), to.wire(),
                 m.protoMandateHash, row);
         // pipelined on the connection, executed in this order
         return Uni.combine().all().unis(write, mandates.insertTransition(conn, t), outbox.append(conn, event))

@@ -2,6 +2,7 @@ package dev.agentpay.mandate.service;
 
 import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.PartnerEvent;
 import dev.agentpay.commons.outbox.Outbox;
 import dev.agentpay.mandate.domain.PartnerRecord;
@@ -148,8 +149,8 @@ public class PartnerService {
 
     private Uni<Void> publish(SqlConnection conn, PartnerRecord p) {
         List<String> hashes = ACTIVE.equals(p.status()) ? List.of(p.apiKeyHash()) : List.of();
-        return outbox.append(conn, new PartnerEvent(UUID.randomUUID(), PartnerEvent.TYPE, p.id(), p.id(), p.updatedAt(),
-                PartnerEvent.SCHEMA_VERSION, p.name(), p.status(), hashes));
+        return outbox.append(conn, new PartnerEvent(EventHeader.of(PartnerEvent.TYPE, p.id(), p.id(), p.updatedAt(),
+                PartnerEvent.SCHEMA_VERSION), p.name(), p.status(), hashes));
     }
 
     private static ApiException notFound() {

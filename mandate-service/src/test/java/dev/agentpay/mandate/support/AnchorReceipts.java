@@ -1,6 +1,7 @@
 package dev.agentpay.mandate.support;
 
 import dev.agentpay.commons.events.AnchorReceiptEvent;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.localstack.testing.TestKafka;
 import dev.agentpay.mandate.support.Api.TestMandate;
@@ -25,7 +26,7 @@ public final class AnchorReceipts {
 
     /** The receipt of transition {@code index} of {@code m} ({@code j}: the mandate as read). */
     public static AnchorReceiptEvent receipt(UUID eventId, TestMandate m, JsonPath j, int index, String txHash, long block) {
-        return new AnchorReceiptEvent(eventId, AnchorReceiptEvent.TYPE, m.id(), m.owner().id(), Instant.now(), 1,
+        return new AnchorReceiptEvent(new EventHeader(eventId, AnchorReceiptEvent.TYPE, m.id(), m.owner().id(), Instant.now(), 1),
                 j.getString("data.transitions[" + index + "].id"), j.getString("data.proto_mandate_hash"),
                 j.getString("data.transitions[" + index + "].to_state"), 84532L, txHash, block, 0);
     }

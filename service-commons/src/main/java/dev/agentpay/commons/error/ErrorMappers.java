@@ -6,12 +6,10 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.agentpay.commons.limits.WellFormedText;
-import jakarta.ws.rs.NotAllowedException;
-import jakarta.ws.rs.NotFoundException;
-import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -23,6 +21,14 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 public class ErrorMappers {
 
     private static final Logger LOG = Logger.getLogger(ErrorMappers.class);
+
+    /** JAX-RS's own refusals with a fixed answer, by status (any other 4xx is {@code bad_request}). */
+    private static final Map<Integer, ErrorBody.Detail> REFUSALS = Map.of(
+            404, new ErrorBody.Detail("not_found", "no such resource"),
+            405, new ErrorBody.Detail("method_not_allowed", "method not allowed on this resource"),
+            406, new ErrorBody.Detail("not_acceptable", "this resource answers application/json"),
+            413, new ErrorBody.Detail("payload_too_large", "request body exceeds the limit"),
+            415, new ErrorBody.Detail("unsupported_media_type", "send the body as application/json"));
 
     public static Response response(int status, String code, String message) {
         return Response.status(status)
@@ -36,48 +42,17 @@ public class ErrorMappers {
         return response(e.status(), e.code(), e.getMessage());
     }
 
+    /** A body of the wrong shape (a wrong type, an unknown field, text that is not well-formed), naming the field. */
     @ServerExceptionMapper(priority = 1)
     public Response mismatched(MismatchedInputException e) {
         return response(400, "invalid_body", describe(e));
     }
 
-    @ServerExceptionMapper(priority = 1)
-    public Response invalidFormat(InvalidFormatException e) {
-        return response(400, "invalid_body", describe(e));
-    }
-
-    @ServerExceptionMapper(priority = 1)
-    public Response unrecognized(UnrecognizedPropertyException e) {
-        return response(400, "invalid_body", describe(e));
-    }
-
-    @ServerExceptionMapper(priority = 1)
-    public Response parse(JsonParseException e) {
-        String duplicate = duplicateKey(e);
-        if (duplicate != null) {
-            return response(400, "invalid_json", duplicate);
-        }
-        return response(400, "invalid_json", "request body is not valid JSON");
-    }
-
+    /** A body that is not JSON, or repeats a key in one object. */
     @ServerExceptionMapper(priority = 1)
     public Response json(JsonProcessingException e) {
-        return response(400, "invalid_json", "request body is not valid JSON");
-    }
-
-    @ServerExceptionMapper
-    public Response notFound(NotFoundException e) {
-        return response(404, "not_found", "no such resource");
-    }
-
-    @ServerExceptionMapper
-    public Response notAllowed(NotAllowedException e) {
-        return response(405, "method_not_allowed", "method not allowed on this resource");
-    }
-
-    @ServerExceptionMapper
-    public Response unsupported(NotSupportedException e) {
-        return response(415, "unsupported_media_type", "send the body as application/json");
+        String duplicate = duplicateKey(e);
+        return response(400, "invalid_json", duplicate != null ? duplicate : "request body is not valid JSON");
     }
 
     @ServerExceptionMapper
@@ -87,16 +62,14 @@ public class ErrorMappers {
             LOG.error("request failed", e);
             return response(status, "internal_error", "the request could not be completed");
         }
-        if (status == 413) {
-            return response(413, "payload_too_large", "request body exceeds the limit");
-        }
-        if (status == 406) {
-            return response(406, "not_acceptable", "this resource answers application/json");
+        ErrorBody.Detail fixed = REFUSALS.get(status);
+        if (fixed != null) {
+            return response(status, fixed.code(), fixed.message());
         }
         // Jackson failures sometimes arrive wrapped by the JSON reader.
         Throwable cause = e.getCause();
         if (cause instanceof JsonProcessingException jpe) {
-            return cause instanceof JsonParseException ? parse((JsonParseException) cause) : response(400, "invalid_body", describe(jpe));
+            return cause instanceof JsonParseException ? json(jpe) : response(400, "invalid_body", describe(jpe));
         }
         return response(status, "bad_request", "the request was not understood");
     }

@@ -1,7 +1,6 @@
 package dev.agentpay.commons.events;
 
-import java.time.Instant;
-import java.util.UUID;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
 /**
  * A mandate transition anchored on chain: the {@code MandateAnchored} log that carries it.
@@ -9,12 +8,7 @@ import java.util.UUID;
  * MandateAnchor contract that emitted the log ({@code 0x} lowercase hex; null in receipts of earlier builds).
  */
 public record AnchorReceiptEvent(
-        UUID eventId,
-        String type,
-        String aggregateId,
-        String partnerId,
-        Instant occurredAt,
-        int schemaVersion,
+        @JsonUnwrapped EventHeader header,
         String transitionId,
         String mandateHash,
         String state,
@@ -31,11 +25,9 @@ public record AnchorReceiptEvent(
      * A receipt without the emitting contract's address, as anchor-service wrote them before the proof
      * document needed it; {@code contract} is null (also when such an event is decoded).
      */
-    public AnchorReceiptEvent(UUID eventId, String type, String aggregateId, String partnerId, Instant occurredAt,
-            int schemaVersion, String transitionId, String mandateHash, String state, long chainId, String txHash,
-            long blockNumber, int logIndex) {
-        this(eventId, type, aggregateId, partnerId, occurredAt, schemaVersion, transitionId, mandateHash, state, chainId,
-                txHash, blockNumber, logIndex, null);
+    public AnchorReceiptEvent(EventHeader header, String transitionId, String mandateHash, String state, long chainId,
+            String txHash, long blockNumber, int logIndex) {
+        this(header, transitionId, mandateHash, state, chainId, txHash, blockNumber, logIndex, null);
     }
 
     @Override

@@ -1,8 +1,7 @@
 package dev.agentpay.commons.events;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.math.BigInteger;
-import java.time.Instant;
-import java.util.UUID;
 
 /**
  * A token transfer to a seller payment address seen (type {@code chain.transfer.detected}) or found to
@@ -16,12 +15,7 @@ import java.util.UUID;
  * @param source {@code evm-detector} or {@code solana-detector}
  */
 public record ChainTransferEvent(
-        UUID eventId,
-        String type,
-        String aggregateId,
-        String partnerId,
-        Instant occurredAt,
-        int schemaVersion,
+        @JsonUnwrapped EventHeader header,
         String chain,
         String txHash,
         int index,

@@ -4,25 +4,38 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * What every event carries: a unique id (the dedupe key and the webhook id), a type, the aggregate it
- * belongs to (the Kafka key), the owning partner (so fan-out never crosses partners), when it happened
- * and the schema version of its payload.
+ * An event on Kafka: its {@link EventHeader} (unwrapped into the event's JSON) and a payload of its own
+ * record components. The header's fields are readable on the event itself.
  */
 public interface DomainEvent {
 
-    UUID eventId();
-
-    String type();
-
-    String aggregateId();
-
-    /** Owning partner id, or {@code null} for platform-wide events. */
-    String partnerId();
-
-    Instant occurredAt();
-
-    int schemaVersion();
+    EventHeader header();
 
     /** Topic the event is published to. */
     String topic();
+
+    default UUID eventId() {
+        return header().eventId();
+    }
+
+    default String type() {
+        return header().type();
+    }
+
+    default String aggregateId() {
+        return header().aggregateId();
+    }
+
+    /** Owning partner id, or {@code null} for platform-wide events. */
+    default String partnerId() {
+        return header().partnerId();
+    }
+
+    default Instant occurredAt() {
+        return header().occurredAt();
+    }
+
+    default int schemaVersion() {
+        return header().schemaVersion();
+    }
 }

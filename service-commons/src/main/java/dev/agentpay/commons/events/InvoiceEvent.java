@@ -1,8 +1,7 @@
 package dev.agentpay.commons.events;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.time.Instant;
-import java.util.UUID;
 
 /**
  * An invoice change ({@code invoice.created}, {@code invoice.partially_paid}, {@code invoice.settled},
@@ -11,12 +10,7 @@ import java.util.UUID;
  * @param invoice the full Invoice object as the API returns it (the webhook {@code data})
  */
 public record InvoiceEvent(
-        UUID eventId,
-        String type,
-        String aggregateId,
-        String partnerId,
-        Instant occurredAt,
-        int schemaVersion,
+        @JsonUnwrapped EventHeader header,
         String status,
         JsonNode invoice) implements DomainEvent {
 

@@ -1,8 +1,7 @@
 package dev.agentpay.commons.events;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.time.Instant;
-import java.util.UUID;
 
 /**
  * A mandate state change ({@code mandate.proposed}, {@code mandate.signed_by_proposer}, ...), or
@@ -17,12 +16,7 @@ import java.util.UUID;
  * @param mandate      the full public Mandate row as the API returns it (the webhook {@code data})
  */
 public record MandateEvent(
-        UUID eventId,
-        String type,
-        String aggregateId,
-        String partnerId,
-        Instant occurredAt,
-        int schemaVersion,
+        @JsonUnwrapped EventHeader header,
         String transitionId,
         String fromState,
         String toState,

@@ -1,8 +1,7 @@
 package dev.agentpay.commons.events;
 
-import java.time.Instant;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * The current state of one partner in the registry (compacted topic: the latest record per partner
@@ -12,12 +11,7 @@ import java.util.UUID;
  * @param apiKeyHashes  lowercase hex SHA-256 of every API key currently valid for the partner
  */
 public record PartnerEvent(
-        UUID eventId,
-        String type,
-        String aggregateId,
-        String partnerId,
-        Instant occurredAt,
-        int schemaVersion,
+        @JsonUnwrapped EventHeader header,
         String name,
         String status,
         List<String> apiKeyHashes) implements DomainEvent {

@@ -1,20 +1,14 @@
 package dev.agentpay.commons.events;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.time.Instant;
-import java.util.UUID;
 
 /**
  * A platform-wide event with no owning partner, such as {@code disco.benchmark.published}; it goes to
  * every subscriber of its type.
  */
 public record PlatformEvent(
-        UUID eventId,
-        String type,
-        String aggregateId,
-        String partnerId,
-        Instant occurredAt,
-        int schemaVersion,
+        @JsonUnwrapped EventHeader header,
         JsonNode data) implements DomainEvent {
 
     public static final String BENCHMARK_PUBLISHED = "disco.benchmark.published";

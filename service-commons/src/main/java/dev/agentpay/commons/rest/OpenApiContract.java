@@ -14,6 +14,7 @@ import org.eclipse.microprofile.openapi.models.media.Content;
 import org.eclipse.microprofile.openapi.models.media.MediaType;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.media.Schema.SchemaType;
+import org.eclipse.microprofile.openapi.models.parameters.Parameter;
 import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
@@ -32,6 +33,7 @@ import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
  * <li>Every operation documents {@code 400} (bad input; a NUL in any URL) and {@code 500} (and {@code 401}
  * when it requires a credential, {@code 404} when its path names an id, {@code 413} and {@code 415} when it takes a body, {@code 429} always: the rate limiter
  * answers before any resource) with the {@code ErrorBody} schema, unless it documents that status itself.</li>
+ * <li>An operation reading the {@code If-None-Match} header documents {@code 304} (not modified).</li>
  * <li>A 2xx JSON answer documented as the {@code data} type (a component without a {@code success}
  * property, or an array of them) is wrapped in the envelope {@code {success: true, data}} ({@link Envelope}).</li>
  * </ul>
@@ -43,6 +45,8 @@ public class OpenApiContract implements OASFilter {
     public static final String X402_PAYMENT = "x402Payment";
     public static final String X402_SIGNATURE = "x402PaymentSignature";
     static final String ERROR_SCHEMA = "ErrorBody";
+    static final String IF_NONE_MATCH = "If-None-Match";
+    static final String NOT_MODIFIED = "not modified (If-None-Match matches the ETag)";
 
     private static final Map<String, String> ERRORS = errors();
 
@@ -98,6 +102,9 @@ public class OpenApiContract implements OASFilter {
         boolean secured = !op.getSecurity().isEmpty()
                 && op.getSecurity().stream().noneMatch(r -> r.getSchemes() == null || r.getSchemes().isEmpty());
         boolean body = op.getRequestBody() != null;
+        if (conditional(op) && !responses.hasAPIResponse("304")) {
+            responses.addAPIResponse("304", OASFactory.createAPIResponse().description(NOT_MODIFIED));
+        }
         for (Map.Entry<String, String> e : ERRORS.entrySet()) {
             String status = e.getKey();
             boolean applies = switch (status) {
@@ -119,6 +126,12 @@ public class OpenApiContract implements OASFilter {
                 }
             }
         }
+    }
+
+    /** Whether the operation reads {@code If-None-Match}: it answers 304 when the caller holds the current version. */
+    private static boolean conditional(Operation op) {
+        return op.getParameters() != null && op.getParameters().stream().anyMatch(p -> p.getIn() == Parameter.In.HEADER
+                && IF_NONE_MATCH.equalsIgnoreCase(p.getName()));
     }
 
     /**

@@ -75,20 +75,20 @@ class ErrorMappersTest {
                 MismatchedInputException.class);
         assertEnvelope(mappers.mismatched(nested), 400, "invalid_body", "lines.[1].quantity: wrong type");
         InvalidFormatException format = readFails("{\"amount\":\"ten\"}", InvalidFormatException.class);
-        assertEnvelope(mappers.invalidFormat(format), 400, "invalid_body", "amount: wrong type");
+        assertEnvelope(mappers.mismatched(format), 400, "invalid_body", "amount: wrong type");
     }
 
     @Test
     void anUnknownFieldIsNamed() {
         UnrecognizedPropertyException e = readFails("{\"currency\":\"USDC\",\"lines\":[{\"sku\":\"a\",\"price\":3}]}",
                 UnrecognizedPropertyException.class);
-        assertEnvelope(mappers.unrecognized(e), 400, "invalid_body", "lines.[0].price: unknown field");
+        assertEnvelope(mappers.mismatched(e), 400, "invalid_body", "lines.[0].price: unknown field");
     }
 
     @Test
     void textThatIsNotWellFormedIsNamedWithItsRule() {
         InvalidFormatException e = readFails("{\"currency\":\"US\\u0000DC\"}", InvalidFormatException.class);
-        assertEnvelope(mappers.invalidFormat(e), 400, "invalid_body", "currency: " + WellFormedText.MESSAGE);
+        assertEnvelope(mappers.mismatched(e), 400, "invalid_body", "currency: " + WellFormedText.MESSAGE);
     }
 
     @Test
@@ -103,9 +103,9 @@ class ErrorMappersTest {
         // a cut-off document is an end-of-input error, a subtype some readers surface as a plain processing exception
         assertEnvelope(mappers.json(broken), 400, "invalid_json", "request body is not valid JSON");
         JsonParseException garbage = readFails("{currency:1}", JsonParseException.class);
-        assertEnvelope(mappers.parse(garbage), 400, "invalid_json", "request body is not valid JSON");
+        assertEnvelope(mappers.json(garbage), 400, "invalid_json", "request body is not valid JSON");
         JsonParseException dup = readFails("{\"amount\":1,\"amount\":1000}", JsonParseException.class);
-        assertEnvelope(mappers.parse(dup), 400, "invalid_json",
+        assertEnvelope(mappers.json(dup), 400, "invalid_json",
                 "request body repeats the key \"amount\" in one object; send each key once");
     }
 
@@ -129,14 +129,16 @@ class ErrorMappersTest {
 
     @Test
     void jaxRsRefusalsGetTheirOwnCodes() {
-        assertEnvelope(mappers.notFound(new NotFoundException()), 404, "not_found", "no such resource");
-        assertEnvelope(mappers.notAllowed(new NotAllowedException("GET")), 405, "method_not_allowed",
+        assertEnvelope(mappers.web(new NotFoundException()), 404, "not_found", "no such resource");
+        assertEnvelope(mappers.web(new NotAllowedException("GET")), 405, "method_not_allowed",
                 "method not allowed on this resource");
-        assertEnvelope(mappers.unsupported(new NotSupportedException()), 415, "unsupported_media_type",
+        assertEnvelope(mappers.web(new NotSupportedException()), 415, "unsupported_media_type",
                 "send the body as application/json");
         assertEnvelope(mappers.web(new WebApplicationException(413)), 413, "payload_too_large", "request body exceeds the limit");
         assertEnvelope(mappers.web(new NotAcceptableException()), 406, "not_acceptable", "this resource answers application/json");
         assertEnvelope(mappers.web(new BadRequestException()), 400, "bad_request", "the request was not understood");
+        assertEnvelope(mappers.web(new WebApplicationException(404)), 404, "not_found", "no such resource");
+        assertEnvelope(mappers.web(new WebApplicationException(409)), 409, "bad_request", "the request was not understood");
     }
 
     @Test

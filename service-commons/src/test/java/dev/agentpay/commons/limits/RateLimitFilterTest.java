@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.commons.auth.PartnerRegistry;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.PartnerEvent;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -16,7 +17,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -71,8 +71,8 @@ class RateLimitFilterTest {
 
     private String partnerWithKey(String partnerId) {
         String key = ApiKeys.generate();
-        registry.apply(new PartnerEvent(UUID.randomUUID(), PartnerEvent.TYPE, partnerId, partnerId, Instant.now(),
-                PartnerEvent.SCHEMA_VERSION, partnerId, PartnerEvent.ACTIVE, List.of(ApiKeys.hash(key))));
+        registry.apply(new PartnerEvent(EventHeader.of(PartnerEvent.TYPE, partnerId, partnerId, Instant.now(),
+                PartnerEvent.SCHEMA_VERSION), partnerId, PartnerEvent.ACTIVE, List.of(ApiKeys.hash(key))));
         return key;
     }
 

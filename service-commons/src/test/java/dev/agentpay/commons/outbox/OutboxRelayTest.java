@@ -2,6 +2,7 @@ package dev.agentpay.commons.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.PlatformEvent;
 import dev.agentpay.commons.testing.PlatformDatabase;
 import io.opentelemetry.api.OpenTelemetry;
@@ -15,7 +16,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.junit.jupiter.api.AfterAll;
@@ -107,7 +107,7 @@ class OutboxRelayTest {
     }
 
     private static PlatformEvent event(String aggregate) {
-        return new PlatformEvent(UUID.randomUUID(), PlatformEvent.BENCHMARK_PUBLISHED, aggregate, null, Instant.now(), 1, null);
+        return new PlatformEvent(EventHeader.of(PlatformEvent.BENCHMARK_PUBLISHED, aggregate, null, Instant.now(), 1), null);
     }
 
     /** Appends each event in its own committed transaction, in list order. */
@@ -132,7 +132,7 @@ class OutboxRelayTest {
 
         assertThat(sent).extracting(Sent::eventId).containsExactlyElementsOf(events.stream().map(e -> e.eventId().toString()).toList());
         assertThat(sent).extracting(Sent::key).containsExactlyElementsOf(events.stream().map(PlatformEvent::aggregateId).toList());
-        assertThat(sent).allSatisfy(s -> assertThat(s.topic()).isEqualTo(new PlatformEvent(null, null, null, null, null, 1, null).topic()));
+        assertThat(sent).allSatisfy(s -> assertThat(s.topic()).isEqualTo(new PlatformEvent(new EventHeader(null, null, null, null, null, 1), null).topic()));
         assertThat(pool.query("select count(*) from outbox_event where published_at is null").execute().await().atMost(T)
                 .iterator().next().getLong(0)).isZero();
     }

@@ -25,6 +25,8 @@ class OpenApiContractTest {
         Operation paid = op("Thing").security(List.of(OASFactory.createSecurityRequirement(),
                 OASFactory.createSecurityRequirement().addScheme(OpenApiContract.X402_PAYMENT)));
         Operation open = op("Wrapped");
+        Operation conditional = op("Thing").addParameter(OASFactory.createParameter().in(
+                org.eclipse.microprofile.openapi.models.parameters.Parameter.In.HEADER).name("If-None-Match"));
         OpenAPI api = OASFactory.createOpenAPI()
                 .components(OASFactory.createComponents()
                         .addSchema("Thing", OASFactory.createSchema().addType(SchemaType.OBJECT).addRequired("id")
@@ -36,7 +38,8 @@ class OpenApiContractTest {
                 .paths(OASFactory.createPaths()
                         .addPathItem("/things/{id}", OASFactory.createPathItem().POST(keyed))
                         .addPathItem("/pay", OASFactory.createPathItem().POST(paid))
-                        .addPathItem("/open", OASFactory.createPathItem().GET(open)));
+                        .addPathItem("/open", OASFactory.createPathItem().GET(open))
+                        .addPathItem("/doc", OASFactory.createPathItem().GET(conditional)));
 
         new OpenApiContract().filterOpenAPI(api);
 
@@ -48,6 +51,10 @@ class OpenApiContractTest {
         assertThat(envelope.getProperties().get("data").getRef()).isEqualTo("#/components/schemas/Thing");
         assertThat(paid.getResponses().getAPIResponses()).containsOnlyKeys("200", "400", "429", "500");
         assertThat(open.getSecurity()).isEmpty();
+        assertThat(open.getResponses().getAPIResponses()).doesNotContainKey("304");
+        assertThat(conditional.getResponses().getAPIResponse("304").getDescription())
+                .isEqualTo("not modified (If-None-Match matches the ETag)");
+        assertThat(conditional.getResponses().getAPIResponse("304").getContent()).as("a 304 has no body").isNull();
         assertThat(open.getResponses().getAPIResponse("200").getContent().getMediaType("application/json").getSchema().getRef())
                 .as("an answer documented with its envelope is left alone").isEqualTo("#/components/schemas/Wrapped");
         Schema thing = api.getComponents().getSchemas().get("Thing");

@@ -1,6 +1,7 @@
 package dev.agentpay.settlement.service;
 
 import dev.agentpay.commons.events.ChainTransferEvent;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.outbox.Outbox;
 import dev.agentpay.settlement.domain.BlockRef;
 import dev.agentpay.settlement.domain.Checkpoint;
@@ -17,7 +18,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * The watcher's state changes and their {@code chain-transfers} events: {@link #commit} writes a scan step
@@ -112,7 +112,7 @@ public class WatcherLedger {
     }
 
     static ChainTransferEvent event(String type, Transfer t, String source, Instant now) {
-        return new ChainTransferEvent(UUID.randomUUID(), type, t.id(), null, now, ChainTransferEvent.SCHEMA_VERSION,
+        return new ChainTransferEvent(EventHeader.of(type, t.id(), null, now, ChainTransferEvent.SCHEMA_VERSION),
                 t.chain(), t.txHash(), t.index(), t.block(), t.blockHash(), t.from(), t.to(), t.amount(), t.token(),
                 t.memo(), source);
     }

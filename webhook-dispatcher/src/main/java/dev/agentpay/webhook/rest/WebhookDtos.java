@@ -5,7 +5,12 @@ import dev.agentpay.webhook.domain.Attempt;
 import dev.agentpay.webhook.domain.Delivery;
 import dev.agentpay.webhook.domain.Subscription;
 import dev.agentpay.webhook.service.Signatures;
+import dev.agentpay.webhook.service.SubscriptionRules;
 import dev.agentpay.webhook.service.SubscriptionService.DeliveryDetail;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.Null;
+import jakarta.validation.constraints.Size;
 import java.time.OffsetDateTime;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -19,17 +24,31 @@ public final class WebhookDtos {
     private WebhookDtos() {
     }
 
+    /** Shape rules of the request bodies (the address, event-type and secret-strength rules are {@code SubscriptionRules}'). */
+    static final String REQUIRED = "required";
+    static final String AT_LEAST_ONE_EVENT = "at least one event type required";
+    static final String DESCRIPTION_TOO_LONG = "longer than {max} characters";
+
     @Schema(name = "CreateWebhookRequest")
-    public record CreateRequest(String url, List<String> events, String secret, String description) {
+    public record CreateRequest(
+            @NotBlank(message = REQUIRED) String url,
+            @NotEmpty(message = AT_LEAST_ONE_EVENT) List<String> events,
+            @NotEmpty(message = REQUIRED) String secret,
+            @Size(max = SubscriptionRules.MAX_DESCRIPTION_LENGTH, message = DESCRIPTION_TOO_LONG) String description) {
     }
 
-    /** PATCH body; {@code secret} is only read to refuse it (rotation has its own endpoint). */
+    /** PATCH body: what is sent changes; {@code secret} is only read to refuse it (rotation has its own endpoint). */
     @Schema(name = "UpdateWebhookRequest")
-    public record UpdateRequest(String url, List<String> events, String description, String secret) {
+    public record UpdateRequest(
+            String url,
+            @Size(min = 1, message = AT_LEAST_ONE_EVENT) List<String> events,
+            @Size(max = SubscriptionRules.MAX_DESCRIPTION_LENGTH, message = DESCRIPTION_TOO_LONG) String description,
+            @Null(message = "change it with POST /v1/webhooks/\\{id\\}/rotate-secret (keeps the old one valid for an overlap)")
+            String secret) {
     }
 
     @Schema(name = "RotateWebhookSecretRequest")
-    public record RotateRequest(String secret, Long overlapSeconds) {
+    public record RotateRequest(@NotEmpty(message = REQUIRED) String secret, Long overlapSeconds) {
     }
 
     public record SubscriptionView(String id, String url, List<String> events, String description, String status,

@@ -6,6 +6,7 @@ import dev.agentpay.commons.auth.PartnerAuthenticated;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.webhook.domain.EventTypes;
+import dev.agentpay.webhook.domain.Subscription;
 import dev.agentpay.webhook.rest.WebhookDtos.CreateRequest;
 import dev.agentpay.webhook.rest.WebhookDtos.DeliveryView;
 import dev.agentpay.webhook.rest.WebhookDtos.RotateRequest;
@@ -14,6 +15,8 @@ import dev.agentpay.webhook.rest.WebhookDtos.SubscriptionWithSecret;
 import dev.agentpay.webhook.rest.WebhookDtos.UpdateRequest;
 import dev.agentpay.webhook.service.SubscriptionService;
 import io.smallrye.mutiny.Uni;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -53,8 +56,7 @@ public class WebhookResource {
 
     @POST
     @APIResponse(responseCode = "201", description = "subscribed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SubscriptionView.class)))
-    public Uni<Response> create(CreateRequest body) {
-        CreateRequest r = required(body);
+    public Uni<Response> create(@Valid @NotNull CreateRequest r) {
         return service.create(partner.id(), r.url(), r.events(), r.secret(), r.description())
                 .map(s -> Response.created(URI.create("/v1/webhooks/" + s.id()))
                         .entity(Envelope.of(SubscriptionWithSecret.of(s, r.secret()))).build());
@@ -74,25 +76,18 @@ public class WebhookResource {
     @GET
     @Path("{id}")
     public Uni<Envelope<SubscriptionView>> get(@PathParam("id") String id) {
-        return service.get(partner.id(), uuid(id)).map(s -> Envelope.of(SubscriptionView.of(s)));
+        return view(service.get(partner.id(), uuid(id)));
     }
 
     @PATCH
     @Path("{id}")
-    public Uni<Envelope<SubscriptionView>> update(@PathParam("id") String id, UpdateRequest body) {
-        UpdateRequest r = required(body);
-        if (r.secret() != null) {
-            throw ApiException.badRequest("validation_error",
-                    "secret: change it with POST /v1/webhooks/{id}/rotate-secret (keeps the old one valid for an overlap)");
-        }
-        return service.update(partner.id(), uuid(id), r.url(), r.events(), r.description())
-                .map(s -> Envelope.of(SubscriptionView.of(s)));
+    public Uni<Envelope<SubscriptionView>> update(@PathParam("id") String id, @Valid @NotNull UpdateRequest r) {
+        return view(service.update(partner.id(), uuid(id), r.url(), r.events(), r.description()));
     }
 
     @POST
     @Path("{id}/rotate-secret")
-    public Uni<Envelope<SubscriptionWithSecret>> rotate(@PathParam("id") String id, RotateRequest body) {
-        RotateRequest r = required(body);
+    public Uni<Envelope<SubscriptionWithSecret>> rotate(@PathParam("id") String id, @Valid @NotNull RotateRequest r) {
         return service.rotate(partner.id(), uuid(id), r.secret(), r.overlapSeconds())
                 .map(s -> Envelope.of(SubscriptionWithSecret.of(s, r.secret())));
     }
@@ -100,13 +95,13 @@ public class WebhookResource {
     @POST
     @Path("{id}/disable")
     public Uni<Envelope<SubscriptionView>> disable(@PathParam("id") String id) {
-        return service.disable(partner.id(), uuid(id)).map(s -> Envelope.of(SubscriptionView.of(s)));
+        return view(service.disable(partner.id(), uuid(id)));
     }
 
     @POST
     @Path("{id}/enable")
     public Uni<Envelope<SubscriptionView>> enable(@PathParam("id") String id) {
-        return service.enable(partner.id(), uuid(id)).map(s -> Envelope.of(SubscriptionView.of(s)));
+        return view(service.enable(partner.id(), uuid(id)));
     }
 
     @DELETE
@@ -147,11 +142,9 @@ public class WebhookResource {
                 .map(d -> Response.accepted(Envelope.of(DeliveryView.of(d))).build());
     }
 
-    private static <T> T required(T body) {
-        if (body == null) {
-            throw ApiException.badRequest("invalid_body", "a JSON body is required");
-        }
-        return body;
+    /** A subscription as every answer but create and rotate-secret shows it (no secret). */
+    private static Uni<Envelope<SubscriptionView>> view(Uni<Subscription> subscription) {
+        return subscription.map(s -> Envelope.of(SubscriptionView.of(s)));
     }
 
     private static UUID uuid(String id) {

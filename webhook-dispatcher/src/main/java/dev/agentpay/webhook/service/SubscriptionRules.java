@@ -34,11 +34,8 @@ public class SubscriptionRules {
         this.config = config;
     }
 
-    /** Checks the URL's shape and returns its host. */
+    /** Checks the shape of a URL (present: the request record requires it) and returns its host. */
     public String checkUrl(String url) {
-        if (url == null || url.isBlank()) {
-            throw ApiException.invalidField("url", "required");
-        }
         if (url.length() > MAX_URL_LENGTH) {
             throw ApiException.badRequest("invalid_url", "url: longer than " + MAX_URL_LENGTH + " characters");
         }
@@ -68,11 +65,8 @@ public class SubscriptionRules {
         return uri.getHost();
     }
 
-    /** Checks and de-duplicates the event types, keeping the caller's order. */
+    /** Checks and de-duplicates the event types (at least one: the request record requires it), keeping the caller's order. */
     public List<String> checkEvents(List<String> events) {
-        if (events == null || events.isEmpty()) {
-            throw ApiException.invalidField("events", "at least one event type required");
-        }
         Set<String> out = new LinkedHashSet<>();
         for (String e : events) {
             if (!EventTypes.known(e)) {
@@ -86,12 +80,10 @@ public class SubscriptionRules {
 
     /**
      * A secret is 24 to 256 printable ASCII characters with no whitespace and at least 8 distinct
-     * characters; a {@code whsec_} secret must carry base64 that decodes to 24 to 64 bytes.
+     * characters; a {@code whsec_} secret must carry base64 that decodes to 24 to 64 bytes. Present: the
+     * request record requires it.
      */
     public void checkSecret(String secret) {
-        if (secret == null || secret.isEmpty()) {
-            throw ApiException.invalidField("secret", "required");
-        }
         if (secret.length() < MIN_SECRET_LENGTH || secret.length() > MAX_SECRET_LENGTH) {
             throw ApiException.badRequest("weak_secret",
                     "secret: must be " + MIN_SECRET_LENGTH + " to " + MAX_SECRET_LENGTH + " characters");
@@ -118,12 +110,5 @@ public class SubscriptionRules {
                         + MIN_WHSEC_KEY_BYTES + " to " + MAX_WHSEC_KEY_BYTES + " bytes");
             }
         }
-    }
-
-    public String checkDescription(String description) {
-        if (description != null && description.length() > MAX_DESCRIPTION_LENGTH) {
-            throw ApiException.invalidField("description", "longer than " + MAX_DESCRIPTION_LENGTH + " characters");
-        }
-        return description;
     }
 }

@@ -42,7 +42,6 @@ public class SubscriptionService {
         String host = rules.checkUrl(url);
         List<String> types = rules.checkEvents(events);
         rules.checkSecret(secret);
-        rules.checkDescription(description);
         return checkTarget(host)
                 .flatMap(v -> subscriptions.countForPartner(pool, partnerId))
                 .flatMap(n -> {
@@ -68,7 +67,6 @@ public class SubscriptionService {
         }
         String host = url == null ? null : rules.checkUrl(url);
         List<String> types = events == null ? null : rules.checkEvents(events);
-        rules.checkDescription(description);
         Uni<Void> checked = host == null ? Uni.createFrom().voidItem() : checkTarget(host);
         return checked.flatMap(v -> subscriptions.update(pool, partnerId, id, url, types, description))
                 .map(SubscriptionService::found);

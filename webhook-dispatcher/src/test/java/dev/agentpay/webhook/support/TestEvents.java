@@ -3,6 +3,7 @@ package dev.agentpay.webhook.support;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.commons.events.DomainEvent;
 import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.commons.events.PlatformEvent;
@@ -48,7 +49,7 @@ public final class TestEvents {
         row.put("counterparty", "agent-b");
         row.put("amount", "12.50");
         row.put("note", "caf\u00e9 \u2713 unicode survives byte-exact signing");
-        return new MandateEvent(UUID.randomUUID(), type, mandateId, partnerId, Instant.now(), MandateEvent.SCHEMA_VERSION,
+        return new MandateEvent(EventHeader.of(type, mandateId, partnerId, Instant.now(), MandateEvent.SCHEMA_VERSION),
                 UUID.randomUUID().toString(), null, state, "0x" + "ab".repeat(32), row);
     }
 
@@ -58,15 +59,15 @@ public final class TestEvents {
         inv.put("status", "SETTLED");
         inv.put("amount", "1.00");
         inv.put("chain", "base");
-        return new InvoiceEvent(UUID.randomUUID(), InvoiceEvent.SETTLED, invoiceId, partnerId, Instant.now(),
-                InvoiceEvent.SCHEMA_VERSION, "SETTLED", inv);
+        return new InvoiceEvent(EventHeader.of(InvoiceEvent.SETTLED, invoiceId, partnerId, Instant.now(),
+                InvoiceEvent.SCHEMA_VERSION), "SETTLED", inv);
     }
 
     public static PlatformEvent benchmarkPublished(String documentId) {
         ObjectNode doc = EventCodec.mapper().createObjectNode();
         doc.put("id", documentId);
         doc.put("atrr", 0.83);
-        return new PlatformEvent(UUID.randomUUID(), PlatformEvent.BENCHMARK_PUBLISHED, documentId, null, Instant.now(),
-                PlatformEvent.SCHEMA_VERSION, doc);
+        return new PlatformEvent(EventHeader.of(PlatformEvent.BENCHMARK_PUBLISHED, documentId, null, Instant.now(),
+                PlatformEvent.SCHEMA_VERSION), doc);
     }
 }

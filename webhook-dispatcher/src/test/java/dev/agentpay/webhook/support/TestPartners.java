@@ -2,6 +2,7 @@ package dev.agentpay.webhook.support;
 
 import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.commons.auth.PartnerRegistry;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.PartnerEvent;
 import java.time.Instant;
 import java.util.List;
@@ -20,7 +21,7 @@ public final class TestPartners {
     public static TestPartner register(PartnerRegistry registry) {
         String id = "ptn_" + UUID.randomUUID();
         String key = ApiKeys.generate();
-        registry.apply(new PartnerEvent(UUID.randomUUID(), PartnerEvent.TYPE, id, id, Instant.now(), 1, "test partner",
+        registry.apply(new PartnerEvent(EventHeader.of(PartnerEvent.TYPE, id, id, Instant.now(), 1), "test partner",
                 PartnerEvent.ACTIVE, List.of(ApiKeys.hash(key))));
         return new TestPartner(id, key);
     }

@@ -1,16 +1,18 @@
 package dev.agentpay.discovery.benchmark.rest;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.commons.rest.OpenApiContract;
+import dev.agentpay.discovery.benchmark.domain.BenchmarkPublication;
 import dev.agentpay.discovery.benchmark.service.BenchmarkService;
 import dev.agentpay.discovery.documents.domain.StaticDocument;
 import dev.agentpay.discovery.documents.rest.DocumentResource;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -52,7 +54,7 @@ public class BenchmarkResource {
     @APIResponse(responseCode = "201", description = "published", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PublishedView.class)))
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public Uni<Response> publish(JsonNode doc) {
+    public Uni<Response> publish(@Valid @NotNull BenchmarkPublication doc) {
         return service.publish(doc).map(p -> Response.status(201)
                 .entity(Envelope.of(new PublishedView(p.id(), p.score(), p.meetsFloor(), p.benchmarkUrl(), p.rawLogsUrl())))
                 .build());
@@ -61,7 +63,6 @@ public class BenchmarkResource {
     @GET
     @Path("raw/{id}.jsonl")
     @APIResponse(responseCode = "200", description = "the raw logs (immutable)", content = @Content(mediaType = "application/x-ndjson"))
-    @APIResponse(responseCode = "304", description = "not modified (If-None-Match)")
     @APIResponse(responseCode = "404", description = "no such benchmark (`benchmark_not_found`)")
     public Uni<Response> raw(@PathParam("id") String id, @HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         if (!ID.matcher(id).matches()) {

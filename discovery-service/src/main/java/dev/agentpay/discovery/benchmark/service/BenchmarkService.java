@@ -4,8 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.PlatformEvent;
+import dev.agentpay.commons.limits.WellFormedText;
 import dev.agentpay.commons.outbox.Outbox;
+import dev.agentpay.discovery.benchmark.domain.BenchmarkPublication;
 import dev.agentpay.discovery.benchmark.repository.BenchmarkRepository;
 import dev.agentpay.discovery.documents.domain.DocumentPaths;
 import dev.agentpay.discovery.documents.service.DocumentService;
@@ -22,6 +25,7 @@ import java.math.RoundingMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.jboss.logging.Logger;
 
@@ -71,33 +75,35 @@ public class BenchmarkService {
         return repository.latest(pool, HISTORY).invoke(l -> store.put(DocumentPaths.BENCHMARK, documents.json(render(l)))).replaceWithVoid();
     }
 
-    public Uni<Published> publish(JsonNode doc) {
-        BenchmarkValidator.validate(doc);
+    public Uni<Published> publish(BenchmarkPublication doc) {
+        BenchmarkValidator.checkConsistency(doc);
+        ObjectNode stored = mapper.valueToTree(doc);
+        // the typed fields' text is checked by the platform mapper; the free-form members (raw logs, extras) are trees
+        WellFormedText.require(stored, Set.of());
         String id = "bm_" + UUID.randomUUID().toString().replace("-", "");
         Instant now = Instant.now();
-        BigDecimal score = doc.get("score").decimalValue().setScale(4, RoundingMode.HALF_EVEN);
+        BigDecimal score = doc.score().setScale(4, RoundingMode.HALF_EVEN);
         StringBuilder jsonl = new StringBuilder();
-        doc.get("raw_logs").forEach(l -> jsonl.append(l.toString()).append('\n'));
-        ObjectNode stored = ((ObjectNode) doc).deepCopy();
+        doc.rawLogs().forEach(l -> jsonl.append(l.toString()).append('\n'));
         stored.remove("raw_logs");
         stored.put("id", id);
         stored.put("published_at", now.toString());
-        stored.put("raw_log_entries", doc.get("raw_logs").size());
+        stored.put("raw_log_entries", doc.rawLogs().size());
         Published published = new Published(id, score, score.compareTo(FLOOR) >= 0,
                 documents.url(DocumentPaths.BENCHMARK), documents.url(DocumentPaths.rawLogs(id)));
         ObjectNode data = mapper.createObjectNode();
         data.put("id", id);
-        data.put("metric", BenchmarkValidator.METRIC);
+        data.put("metric", BenchmarkPublication.METRIC);
         data.put("score", score);
         data.put("floor", FLOOR);
         data.put("meets_floor", published.meetsFloor());
-        data.put("tasks_total", doc.get("tasks_total").asInt());
-        data.put("tasks_completed", doc.get("tasks_completed").asInt());
+        data.put("tasks_total", doc.tasksTotal().intValue());
+        data.put("tasks_completed", doc.tasksCompleted().intValue());
         data.put("published_at", now.toString());
         data.put("benchmark_url", published.benchmarkUrl());
         data.put("raw_logs_url", published.rawLogsUrl());
-        PlatformEvent event = new PlatformEvent(UUID.randomUUID(), PlatformEvent.BENCHMARK_PUBLISHED, id, null, now,
-                PlatformEvent.SCHEMA_VERSION, data);
+        PlatformEvent event = new PlatformEvent(EventHeader.of(PlatformEvent.BENCHMARK_PUBLISHED, id, null, now,
+                PlatformEvent.SCHEMA_VERSION), data);
         return pool.withTransaction(tx -> repository.insert(tx, id, score, stored.toString(), jsonl.toString(), now)
                         .flatMap(x -> outbox.append(tx, event)))
                 .flatMap(x -> refresh())
@@ -110,7 +116,7 @@ public class BenchmarkService {
 
     ObjectNode render(List<BenchmarkRepository.Stored> latest) {
         ObjectNode b = mapper.createObjectNode();
-        b.put("metric", BenchmarkValidator.METRIC);
+        b.put("metric", BenchmarkPublication.METRIC);
         b.put("definition", "fraction of standard agent tasks that finish end to end using only discovery-described tool calls");
         b.put("floor", FLOOR);
         b.put("task_classes_expected", 6);

@@ -21,7 +21,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * Serves the pre-rendered discovery documents (no credential): each answer carries its strong ETag
- * and Cache-Control, and a matching {@code If-None-Match} is answered 304 with no body.
+ * and Cache-Control, and a matching {@code If-None-Match} is answered 304 with no body (documented for every
+ * operation reading that header by service-commons' {@code OpenApiContract}).
  */
 @Path("/")
 @Tag(name = "Discovery")
@@ -38,7 +39,6 @@ public class DocumentResource {
     @GET
     @Path(".well-known/disco.json")
     @APIResponse(responseCode = "200", description = "the discovery manifest", content = @Content(mediaType = "application/json"))
-    @APIResponse(responseCode = "304", description = "not modified (If-None-Match matches the ETag)")
     public Response manifest(@HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(DocumentPaths.MANIFEST, inm);
     }
@@ -46,7 +46,6 @@ public class DocumentResource {
     @GET
     @Path(".well-known/agent-card.json")
     @APIResponse(responseCode = "200", description = "the A2A agent card", content = @Content(mediaType = "application/json"))
-    @APIResponse(responseCode = "304", description = "not modified (If-None-Match matches the ETag)")
     public Response agentCard(@HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(DocumentPaths.AGENT_CARD, inm);
     }
@@ -54,7 +53,6 @@ public class DocumentResource {
     @GET
     @Path("llms.txt")
     @APIResponse(responseCode = "200", description = "the platform summary for language models", content = @Content(mediaType = "text/plain"))
-    @APIResponse(responseCode = "304", description = "not modified (If-None-Match matches the ETag)")
     public Response llms(@HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(DocumentPaths.LLMS_TXT, inm);
     }
@@ -62,7 +60,6 @@ public class DocumentResource {
     @GET
     @Path("disco/sections/{name}.json")
     @APIResponse(responseCode = "200", description = "a section of the manifest", content = @Content(mediaType = "application/json"))
-    @APIResponse(responseCode = "304", description = "not modified (If-None-Match matches the ETag)")
     @APIResponse(responseCode = "404", description = "no such document")
     public Response section(@PathParam("name") String name, @HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(checked(name, "section"), DocumentPaths.section(name), inm);
@@ -71,7 +68,6 @@ public class DocumentResource {
     @GET
     @Path("disco/reference/{name}")
     @APIResponse(responseCode = "200", description = "a reference document", content = @Content(mediaType = "text/markdown"))
-    @APIResponse(responseCode = "304", description = "not modified (If-None-Match matches the ETag)")
     @APIResponse(responseCode = "404", description = "no such document")
     public Response reference(@PathParam("name") String name, @HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(checked(name, "reference"), DocumentPaths.reference(name), inm);
@@ -80,7 +76,6 @@ public class DocumentResource {
     @GET
     @Path("disco/benchmark.json")
     @APIResponse(responseCode = "200", description = "the latest published benchmark", content = @Content(mediaType = "application/json"))
-    @APIResponse(responseCode = "304", description = "not modified (If-None-Match matches the ETag)")
     @APIResponse(responseCode = "404", description = "no such document")
     public Response benchmark(@HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(DocumentPaths.BENCHMARK, inm);
@@ -93,7 +88,6 @@ public class DocumentResource {
     @GET
     @Path("openapi.json")
     @APIResponse(responseCode = "200", description = "the OpenAPI 3.1 document of the public API", content = @Content(mediaType = "application/json"))
-    @APIResponse(responseCode = "304", description = "not modified (If-None-Match matches the ETag)")
     public Response openapi(@HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return answer(OpenApiDocument.INSTANCE, inm);
     }
