@@ -2,9 +2,13 @@ package dev.agentpay.commons.error;
 
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.agentpay.commons.limits.JsonLimits;
 import dev.agentpay.commons.limits.WellFormedText;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
@@ -12,6 +16,8 @@ import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.Collection;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -38,21 +44,34 @@ public class ErrorMappers {
 
     @ServerExceptionMapper(priority = 1)
     public Response mismatched(MismatchedInputException e) {
-        return response(400, "invalid_body", describe(e));
+        return binding(e);
     }
 
     @ServerExceptionMapper(priority = 1)
     public Response invalidFormat(InvalidFormatException e) {
-        return response(400, "invalid_body", describe(e));
+        return binding(e);
     }
 
     @ServerExceptionMapper(priority = 1)
     public Response unrecognized(UnrecognizedPropertyException e) {
-        return response(400, "invalid_body", describe(e));
+        return binding(e);
+    }
+
+    @ServerExceptionMapper(priority = 1)
+    public Response limits(StreamConstraintsException e) {
+        return limitError(e);
+    }
+
+    private static Response limitError(StreamConstraintsException e) {
+        return response(400, "invalid_json", limitMessage(e));
     }
 
     @ServerExceptionMapper(priority = 1)
     public Response parse(JsonParseException e) {
+        return parseError(e);
+    }
+
+    private static Response parseError(JsonParseException e) {
         String duplicate = duplicateKey(e);
         if (duplicate != null) {
             return response(400, "invalid_json", duplicate);
@@ -96,7 +115,13 @@ public class ErrorMappers {
         // Jackson failures sometimes arrive wrapped by the JSON reader.
         Throwable cause = e.getCause();
         if (cause instanceof JsonProcessingException jpe) {
-            return cause instanceof JsonParseException ? parse((JsonParseException) cause) : response(400, "invalid_body", describe(jpe));
+            if (cause instanceof JsonParseException parse) {
+                return parseError(parse);
+            }
+            if (cause instanceof StreamConstraintsException limit) {
+                return limitError(limit);
+            }
+            return binding(jpe);
         }
         return response(status, "bad_request", "the request was not understood");
     }
@@ -126,19 +151,66 @@ public class ErrorMappers {
         return "request body repeats the key \"" + key + "\" in one object; send each key once";
     }
 
-    private static String describe(JsonProcessingException e) {
+    /**
+     * The message for a document beyond {@code JsonLimits}' parser limits: a number with too many digits (it
+     * names the limit), or nesting and lengths beyond the parser's limits.
+     */
+    public static String limitMessage(StreamConstraintsException e) {
+        return String.valueOf(e.getMessage()).startsWith("Number value length")
+                ? "request body has a number of more than " + JsonLimits.constraints().getMaxNumberLength() + " characters (the limit)"
+                : "request body nests or grows beyond the parser's limits";
+    }
+
+    /**
+     * A body that binds to no request record: {@code invalid_body} for its shape (not an object, say), and
+     * {@code validation_error} naming the field (by its JSON path) when one field is at fault: unknown,
+     * of the wrong type (saying which type it must be), or text PostgreSQL cannot store.
+     */
+    private static Response binding(JsonProcessingException e) {
+        // the parser failed inside a bound value (a JsonNode field, say): a syntax or limit error, not a type error
+        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            if (c instanceof StreamConstraintsException limit) {
+                return limitError(limit);
+            }
+            if (c instanceof JsonParseException syntax) {
+                return parseError(syntax);
+            }
+        }
         if (e instanceof MismatchedInputException mie && !mie.getPath().isEmpty()) {
             String field = mie.getPath().stream()
                     .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
                     .collect(Collectors.joining("."));
-            if (e instanceof UnrecognizedPropertyException) {
-                return field + ": unknown field";
-            }
-            if (e instanceof InvalidFormatException ife && ife.getTargetType() == String.class) {
-                return field + ": " + WellFormedText.MESSAGE;
-            }
-            return field + ": wrong type";
+            return response(400, "validation_error", field + ": " + problem(mie));
         }
-        return "request body does not have the expected shape";
+        return response(400, "invalid_body", "request body does not have the expected shape");
+    }
+
+    private static String problem(MismatchedInputException e) {
+        if (e instanceof UnrecognizedPropertyException) {
+            return "unknown field";
+        }
+        if (e instanceof InvalidFormatException ife && ife.getTargetType() == String.class && ife.getValue() instanceof String) {
+            return WellFormedText.MESSAGE;
+        }
+        Class<?> t = e.getTargetType();
+        if (t == null) {
+            return "wrong type";
+        }
+        if (CharSequence.class.isAssignableFrom(t) || t.isEnum() || t == Character.class || t == char.class) {
+            return "must be a string";
+        }
+        if (Number.class.isAssignableFrom(t) || (t.isPrimitive() && t != boolean.class)) {
+            return "must be a number";
+        }
+        if (t == Boolean.class || t == boolean.class) {
+            return "must be true or false";
+        }
+        if (t.isArray() || Collection.class.isAssignableFrom(t) || ArrayNode.class.isAssignableFrom(t)) {
+            return "must be an array";
+        }
+        if (Map.class.isAssignableFrom(t) || ObjectNode.class.isAssignableFrom(t) || t.isRecord()) {
+            return "must be a JSON object";
+        }
+        return "wrong type";
     }
 }
