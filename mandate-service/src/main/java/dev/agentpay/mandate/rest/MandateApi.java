@@ -9,11 +9,11 @@ import dev.agentpay.mandate.service.ApiJson;
 import dev.agentpay.mandate.service.MandateService;
 import dev.agentpay.mandate.signing.CanonicalJson;
 import dev.agentpay.mandate.signing.SignatureScheme;
+import java.util.Map;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
@@ -40,11 +40,11 @@ public final class MandateApi {
             @NotNull @NotBlank @Size(max = AGENT_ID_MAX) @PartyName @Schema(examples = "agent:seller-1") String counterparty,
             @NotNull @NotBlank @Size(max = 10_000) @Schema(examples = "translate 10 documents") String scope,
             @JsonObject(required = true, signed = true)
-            @Schema(required = true, type = SchemaType.OBJECT, description = "signed as sent; numbers must survive "
+            @Schema(required = true, implementation = Map.class, description = "signed as sent; numbers must survive "
                     + "JavaScript's double encoding (send others as strings)") JsonNode terms,
             @NotNull @JsTimestamp @Schema(format = "date-time", examples = "2030-01-31T12:00:00.000Z") String expiry,
             @JsonObject(maxDepth = CanonicalJson.MAX_DEPTH)
-            @Schema(type = SchemaType.OBJECT, description = "unsigned context, at most 32 levels deep") JsonNode context,
+            @Schema(implementation = Map.class, description = "unsigned context, at most 32 levels deep") JsonNode context,
             @JsonProperty("signature_scheme")
             @Pattern(regexp = "\\s*|hmac|hmac-role", message = "must be \"hmac\" or \"hmac-role\" (a wallet party, written "
                     + "eip155:<chain id>:<address>, always signs with eip712)")
@@ -64,7 +64,7 @@ public final class MandateApi {
 
     @Schema(name = "SignMandateRequest", additionalProperties = Schema.False.class)
     public record SignRequest(
-            @Schema(required = true, type = SchemaType.STRING, enumeration = {"proposer", "counterparty"},
+            @Schema(required = true, implementation = String.class, enumeration = {"proposer", "counterparty"},
                     description = "anything else is 400 `invalid_signer`") JsonNode signer,
             @Size(max = SIGNATURE_MAX) @Schema(required = true, description = "hex HMAC-SHA256 of the canonical mandate, or "
                     + "an EIP-712 signature; absent or empty is 400 `missing_signature`") String signature,
