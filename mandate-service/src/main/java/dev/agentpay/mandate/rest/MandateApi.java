@@ -46,7 +46,7 @@ public final class MandateApi {
             @JsonObject(maxDepth = CanonicalJson.MAX_DEPTH)
             @Schema(implementation = Map.class, description = "unsigned context, at most 32 levels deep") JsonNode context,
             @JsonProperty("signature_scheme")
-            @Pattern(regexp = "\\s*|hmac|hmac-role", message = "must be \"hmac\" or \"hmac-role\" (a wallet party, written "
+            @Pattern(regexp = "^(\\s*|hmac|hmac-role)$", message = "must be \"hmac\" or \"hmac-role\" (a wallet party, written "
                     + "eip155:<chain id>:<address>, always signs with eip712)")
             @Schema(enumeration = {"hmac", "hmac-role"}, defaultValue = "hmac") String signatureScheme) {
 
@@ -68,7 +68,7 @@ public final class MandateApi {
                     description = "anything else is 400 `invalid_signer`") JsonNode signer,
             @Size(max = SIGNATURE_MAX) @Schema(required = true, description = "hex HMAC-SHA256 of the canonical mandate, or "
                     + "an EIP-712 signature; absent or empty is 400 `missing_signature`") String signature,
-            @Pattern(regexp = "\\s*|hmac|hmac-role|eip712", message = "must be \"hmac\", \"hmac-role\" or \"eip712\"")
+            @Pattern(regexp = "^(\\s*|hmac|hmac-role|eip712)$", message = "must be \"hmac\", \"hmac-role\" or \"eip712\"")
             @Schema(enumeration = {"hmac", "hmac-role", "eip712"}) String scheme) {
 
         /** The signer's role as sent, or {@code null} when it is not one of the two (spec: {@code invalid_signer}). */
@@ -126,7 +126,7 @@ public final class MandateApi {
                     + "lowercase hex characters") String apiKey,
             @JsonProperty("signing_secret") @NotNull @Pattern(regexp = PartnerRules.SECRET_PATTERN,
                     message = PartnerRules.SECRET_RULE) String signingSecret,
-            @Pattern(regexp = "\\s*|active|revoked", message = "must be \"active\" or \"revoked\"")
+            @Pattern(regexp = "^(\\s*|active|revoked)$", message = "must be \"active\" or \"revoked\"")
             @Schema(enumeration = {"active", "revoked"}, defaultValue = "active") String status) {
     }
 }

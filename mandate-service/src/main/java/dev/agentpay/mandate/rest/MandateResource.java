@@ -28,6 +28,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -114,7 +115,8 @@ public class MandateResource {
     @APIResponse(responseCode = "200", description = "started", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = CONFLICT)
-    public Uni<Response> start(@RestPath String id, @RestHeader(IDEMPOTENCY_KEY) String idemKey, @Valid TransitionRequest body) {
+    public Uni<Response> start(@RestPath String id, @RestHeader(IDEMPOTENCY_KEY) String idemKey,
+            @RequestBody(required = false) @Valid TransitionRequest body) {
         return transition(id, "start", idemKey, body, service::start);
     }
 
@@ -123,7 +125,8 @@ public class MandateResource {
     @APIResponse(responseCode = "200", description = "completed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = CONFLICT)
-    public Uni<Response> complete(@RestPath String id, @RestHeader(IDEMPOTENCY_KEY) String idemKey, @Valid TransitionRequest body) {
+    public Uni<Response> complete(@RestPath String id, @RestHeader(IDEMPOTENCY_KEY) String idemKey,
+            @RequestBody(required = false) @Valid TransitionRequest body) {
         return transition(id, "complete", idemKey, body, service::complete);
     }
 
