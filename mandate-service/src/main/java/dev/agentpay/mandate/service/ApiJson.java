@@ -3,6 +3,7 @@ package dev.agentpay.mandate.service;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.type.LogicalType;
@@ -72,10 +73,15 @@ public final class ApiJson {
     }
 
     public static String write(Object value) {
+        return write(MAPPER.writer(), value);
+    }
+
+    /** {@code value} as JSON text written by {@code writer} (one of {@link #MAPPER}'s, with its own features). */
+    public static String write(ObjectWriter writer, Object value) {
         try {
-            return MAPPER.writeValueAsString(value);
+            return writer.writeValueAsString(value);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("response cannot be encoded", e);
+            throw new IllegalStateException("value cannot be encoded as JSON", e);
         }
     }
 

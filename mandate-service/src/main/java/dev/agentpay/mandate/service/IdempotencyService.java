@@ -1,6 +1,5 @@
 package dev.agentpay.mandate.service;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.agentpay.commons.error.ApiException;
@@ -36,6 +35,7 @@ public class IdempotencyService {
 
     private static final Logger LOG = Logger.getLogger(IdempotencyService.class);
 
+    /** How a body is written for its fingerprint: every non-ASCII character escaped, so unpaired surrogates stay distinct. */
     private static final ObjectWriter FINGERPRINT = ApiJson.MAPPER.writer().with(JsonWriteFeature.ESCAPE_NON_ASCII.mappedFeature());
 
     @Inject
@@ -66,7 +66,7 @@ public class IdempotencyService {
             throw ApiException.invalidField("Idempotency-Key",
                     "must be 1 to " + config.idempotency().maxKeyLength() + " visible ASCII characters");
         }
-        return new Key(headerValue, sha256Hex(method + " " + path + "\n" + fingerprintText(body)));
+        return new Key(headerValue, sha256Hex(method + " " + path + "\n" + ApiJson.write(FINGERPRINT, body)));
     }
 
     /** Runs {@code work} in a transaction, honouring {@code key} (may be {@code null}) within {@code scope}. */
@@ -124,15 +124,6 @@ public class IdempotencyService {
                     }
                 })
                 .replaceWithVoid();
-    }
-
-    /** The body as {@link ApiJson} writes it, every non-ASCII character escaped (so unpaired surrogates stay distinct). */
-    private static String fingerprintText(Object body) {
-        try {
-            return FINGERPRINT.writeValueAsString(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("request cannot be fingerprinted", e);
-        }
     }
 
     private static String sha256Hex(String s) {

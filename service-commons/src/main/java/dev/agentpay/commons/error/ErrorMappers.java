@@ -81,7 +81,8 @@ public class ErrorMappers {
 
     @ServerExceptionMapper(priority = 1)
     public Response json(JsonProcessingException e) {
-        return response(400, "invalid_json", "request body is not valid JSON");
+        Response parser = parserCause(e);
+        return parser != null ? parser : response(400, "invalid_json", "request body is not valid JSON");
     }
 
     @ServerExceptionMapper
@@ -166,8 +167,11 @@ public class ErrorMappers {
      * {@code validation_error} naming the field (by its JSON path) when one field is at fault: unknown,
      * of the wrong type (saying which type it must be), or text PostgreSQL cannot store.
      */
-    private static Response binding(JsonProcessingException e) {
-        // the parser failed inside a bound value (a JsonNode field, say): a syntax or limit error, not a type error
+    /**
+     * The answer for a parser failure met while binding (a {@code JsonNode} field, a number read lazily) and
+     * wrapped by databind: a syntax or limit error, not a type error; {@code null} when there is none.
+     */
+    private static Response parserCause(JsonProcessingException e) {
         for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
             if (c instanceof StreamConstraintsException limit) {
                 return limitError(limit);
@@ -175,6 +179,14 @@ public class ErrorMappers {
             if (c instanceof JsonParseException syntax) {
                 return parseError(syntax);
             }
+        }
+        return null;
+    }
+
+    private static Response binding(JsonProcessingException e) {
+        Response parser = parserCause(e);
+        if (parser != null) {
+            return parser;
         }
         if (e instanceof MismatchedInputException mie && !mie.getPath().isEmpty()) {
             String field = mie.getPath().stream()

@@ -85,6 +85,9 @@ class ErrorMappersTest {
         assertEnvelope(mappers.limits(e), 400, "invalid_json", "request body has a number of more than 100 characters (the limit)");
         assertEnvelope(mappers.web(new BadRequestException(e)), 400, "invalid_json",
                 "request body has a number of more than 100 characters (the limit)");
+        // met lazily while binding, wrapped by databind
+        assertEnvelope(mappers.json(new com.fasterxml.jackson.databind.JsonMappingException(null, "bound", e)), 400,
+                "invalid_json", "request body has a number of more than 100 characters (the limit)");
     }
 
     @Test
