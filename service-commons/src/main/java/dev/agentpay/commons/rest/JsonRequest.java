@@ -77,10 +77,7 @@ public final class JsonRequest {
         try {
             parsed = mapper.readTree(text);
         } catch (StreamConstraintsException e) {
-            String m = String.valueOf(e.getMessage());
-            throw ApiException.badRequest("invalid_json", m.startsWith("Number value length")
-                    ? "request body has a number of more than " + JsonLimits.constraints().getMaxNumberLength() + " characters (the limit)"
-                    : "request body nests or grows beyond the parser's limits");
+            throw ApiException.badRequest("invalid_json", ErrorMappers.limitMessage(e));
         } catch (JsonProcessingException e) {
             String duplicate = ErrorMappers.duplicateKey(e);
             throw ApiException.badRequest("invalid_json", duplicate != null ? duplicate : "request body is not valid JSON");

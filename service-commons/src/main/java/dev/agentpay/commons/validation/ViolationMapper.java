@@ -113,7 +113,7 @@ public class ViolationMapper {
                         return name;
                     }
                 }
-                return null;
+                // not here: a generated subclass (CDI interception) overrides the method without its annotations
             } catch (NoSuchMethodException e) {
                 // declared higher up
             }

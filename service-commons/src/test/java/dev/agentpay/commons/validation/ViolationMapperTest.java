@@ -38,6 +38,13 @@ class ViolationMapperTest {
         }
     }
 
+    /** What CDI generates for an intercepted bean: the method overridden without its parameter annotations. */
+    public static class Resource_Subclass extends Resource {
+        @Override
+        public void list(int pageSize, String cursor) {
+        }
+    }
+
     private final Validator validator = validator();
 
     private static Validator validator() {
@@ -47,13 +54,17 @@ class ViolationMapperTest {
     }
 
     private ErrorBody.Detail answer(String method, Object... args) throws Exception {
+        return answer(new Resource(), method, args);
+    }
+
+    private ErrorBody.Detail answer(Resource bean, String method, Object... args) throws Exception {
         Method m = null;
         for (Method candidate : Resource.class.getMethods()) {
             if (candidate.getName().equals(method)) {
                 m = candidate;
             }
         }
-        var violations = validator.forExecutables().validateParameters(new Resource(), m, args);
+        var violations = validator.forExecutables().validateParameters(bean, m, args);
         assertThat(violations).isNotEmpty();
         Response r = new ViolationMapper().violation(new ConstraintViolationException(violations));
         assertThat(r.getStatus()).isEqualTo(400);
@@ -96,5 +107,6 @@ class ViolationMapperTest {
     void queryParametersAreNamedAsOnTheWire() throws Exception {
         assertThat(answer("list", 0, "ab").message()).startsWith("page_size: ");
         assertThat(answer("list", 1, "abcd").message()).startsWith("cursor: ");
+        assertThat(answer(new Resource_Subclass(), "list", 1, "abcd").message()).startsWith("cursor: ");
     }
 }
