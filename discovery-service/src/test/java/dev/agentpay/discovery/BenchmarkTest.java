@@ -84,8 +84,8 @@ class BenchmarkTest {
         given().contentType("application/json").header("x-admin-key", ADMIN).body(wrongScore.toString()).post("/disco/benchmark/publish")
                 .then().statusCode(400).body("error.message", equalTo("score: must equal tasks_completed / tasks_total"));
         given().contentType("application/json").header("x-admin-key", ADMIN).body(doc(18).put("tasks_total", "18").toString())
-                .post("/disco/benchmark/publish").then().statusCode(400).body("error.code", equalTo("invalid_body"))
-                .body("error.message", equalTo("tasks_total: wrong type"));
+                .post("/disco/benchmark/publish").then().statusCode(400).body("error.code", equalTo("validation_error"))
+                .body("error.message", equalTo("tasks_total: must be a number"));
         given().contentType("application/json").header("x-admin-key", ADMIN).body("[1,2]").post("/disco/benchmark/publish")
                 .then().statusCode(400);
         given().contentType("application/json").header("x-admin-key", ADMIN).post("/disco/benchmark/publish")

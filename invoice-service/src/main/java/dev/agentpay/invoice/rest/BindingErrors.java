@@ -13,8 +13,9 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 /**
  * invoice-service's answer to a body Jackson could not bind to its record: {@code 400 validation_error}
  * naming the field ({@code "amount: must be a number"}, {@code "status: unknown field"}), the code this
- * service has always answered for a bad field (the platform's mappers say {@code invalid_body}); a body
- * that is not a JSON object is {@code 400 invalid_body}. Ahead of the platform's mappers (priority 0).
+ * service has always answered for a bad field; a body that is not a JSON object is {@code 400 invalid_body}
+ * "request body must be a JSON object", and a {@code @Deadline} field that is not text says it takes an ISO 8601
+ * timestamp. Ahead of the platform's mappers (priority 0), which now answer the same for the rest.
  */
 public class BindingErrors {
 

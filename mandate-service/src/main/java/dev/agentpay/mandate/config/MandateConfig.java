@@ -17,10 +17,6 @@ public interface MandateConfig {
     @WithDefault("0.1")
     String protoVersion();
 
-    /** Largest accepted request body in bytes (UTF-8); larger bodies get 413 {@code payload_too_large}. */
-    @WithDefault("65536")
-    int maxBodyBytes();
-
     /** Furthest in the future a mandate's {@code expiry} may lie. */
     @WithDefault("P3650D")
     Duration maxExpiryHorizon();

@@ -3,32 +3,27 @@ package dev.agentpay.mandate.domain;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-/** The states of a mandate, by their wire names. */
+/** The states of a mandate; the wire name of each is its constant's name in lower case. */
 public enum MandateState {
-    PROPOSED("proposed"),
-    SIGNED_BY_PROPOSER("signed_by_proposer"),
-    SIGNED_BY_BOTH("signed_by_both"),
-    IN_PROGRESS("in_progress"),
-    COMPLETED("completed"),
-    DISPUTED("disputed"),
-    EXPIRED("expired");
-
-    private final String wire;
-
-    MandateState(String wire) {
-        this.wire = wire;
-    }
+    PROPOSED,
+    SIGNED_BY_PROPOSER,
+    SIGNED_BY_BOTH,
+    IN_PROGRESS,
+    COMPLETED,
+    DISPUTED,
+    EXPIRED;
 
     public String wire() {
-        return wire;
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /** The {@code mandate.*} event type announcing entry into this state. */
     public String eventType() {
-        return "mandate." + wire;
+        return "mandate." + wire();
     }
 
     /**
@@ -61,11 +56,7 @@ public enum MandateState {
     }
 
     public static MandateState fromWire(String wire) {
-        for (MandateState s : values()) {
-            if (s.wire.equals(wire)) {
-                return s;
-            }
-        }
-        throw new IllegalArgumentException("unknown mandate state " + wire);
+        return Arrays.stream(values()).filter(s -> s.wire().equals(wire)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown mandate state " + wire));
     }
 }

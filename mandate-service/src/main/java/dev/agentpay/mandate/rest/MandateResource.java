@@ -4,25 +4,30 @@ import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.rest.OpenApiContract;
-import dev.agentpay.commons.rest.JsonRequest;
-import dev.agentpay.mandate.config.MandateConfig;
 import dev.agentpay.mandate.domain.MandateView;
+import dev.agentpay.mandate.domain.ReceiptView;
+import dev.agentpay.mandate.rest.MandateApi.CreateMandateRequest;
+import dev.agentpay.mandate.rest.MandateApi.DisputeRequest;
+import dev.agentpay.mandate.rest.MandateApi.SignRequest;
+import dev.agentpay.mandate.rest.MandateApi.TransitionRequest;
+import dev.agentpay.mandate.service.ApiResult;
 import dev.agentpay.mandate.service.IdempotencyService;
 import dev.agentpay.mandate.service.MandateService;
+import dev.agentpay.mandate.signing.JsDate;
 import dev.agentpay.mandate.signing.SignatureScheme;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
@@ -30,25 +35,23 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 
-/** The partner mandate API: create, sign, start, complete, dispute and read mandates. */
-@Path("/v1/mandates")
+/**
+ * The partner API: create, sign, start, complete, dispute and read mandates, and read the DRS receipts
+ * issued when a mandate's counterparty signs (the owning partner only). Bodies are typed records
+ * ({@link MandateApi}) bound and validated before a method runs.
+ */
+@Path("/v1")
 @PartnerAuthenticated
 @SecurityRequirement(name = OpenApiContract.API_KEY)
 @Tag(name = "Mandates")
 @Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
 public class MandateResource {
 
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     private static final String NOT_FOUND = "no such mandate for this partner (`mandate_not_found`)";
     private static final String CONFLICT = "the mandate is not in a state that allows this (`invalid_transition`, "
             + "`expired`, ...) or the Idempotency-Key was used for another body";
-    private static final int AGENT_ID_MAX = 256;
-    private static final int SCOPE_MAX = 10_000;
-    private static final int TRIGGERED_BY_MAX = 256;
-    private static final int REASON_MAX = 4_000;
-    /** An EIP-712 signature: 0x + 130 hex digits. */
-    private static final int SIGNATURE_MAX = 132;
-    private static final int MAX_DEPTH = 32;
 
     @Inject
     MandateService service;
@@ -59,30 +62,29 @@ public class MandateResource {
     @Inject
     CurrentPartner partner;
 
-    @Inject
-    MandateConfig config;
+    /** One state-changing operation of the mandate API, given the request's idempotency key. */
+    @FunctionalInterface
+    interface Operation {
+        Uni<ApiResult> run(String partnerId, IdempotencyService.Key key);
+    }
+
+    /** Runs {@code op} under the request's Idempotency-Key, fingerprinted by method, path and the bound body. */
+    private Uni<Response> run(String path, String idemKey, Object body, Operation op) {
+        return op.run(partner.id(), idempotency.key(idemKey, "POST", path, body)).map(Responses::of);
+    }
 
     @POST
+    @Path("/mandates")
     @APIResponse(responseCode = "201", description = "created; the proposer signs next", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Created.class)))
     @APIResponse(responseCode = "409", description = CONFLICT)
-    public Uni<Response> create(@Parameter(hidden = true) @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
-            @RestHeader(IDEMPOTENCY_KEY) String idemKey, @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.CreateMandateRequest.class))) String body) {
-        JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), false,
-                Set.of("proposer", "counterparty", "scope", "terms", "expiry", "context", "signature_scheme"));
-        var cmd = new MandateService.NewMandate(
-                MandateFields.partyName(req, "proposer", AGENT_ID_MAX),
-                MandateFields.partyName(req, "counterparty", AGENT_ID_MAX),
-                req.requiredString("scope", SCOPE_MAX),
-                MandateFields.requiredObjectText(req, "terms"),
-                req.optionalObjectJson("context", MAX_DEPTH),
-                MandateFields.requiredTimestamp(req, "expiry"),
-                hmacScheme(req.optionalString("signature_scheme", 16)));
-        var key = idempotency.key(idemKey, "POST", "/v1/mandates", body);
-        return service.create(partner.id(), key, cmd).map(Responses::of);
+    public Uni<Response> create(@RestHeader(IDEMPOTENCY_KEY) String idemKey, @Valid @NotNull CreateMandateRequest body) {
+        var cmd = new MandateService.NewMandate(body.proposer(), body.counterparty(), body.scope(), body.terms(),
+                body.contextJson(), JsDate.parse(body.expiry()), body.hmacScheme());
+        return run("/v1/mandates", idemKey, body, (p, key) -> service.create(p, key, cmd));
     }
 
     @GET
-    @Path("/{id}")
+    @Path("/mandates/{id}")
     @APIResponse(responseCode = "200", description = "the mandate", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateView.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public Uni<Response> get(@RestPath String id) {
@@ -90,90 +92,79 @@ public class MandateResource {
     }
 
     @POST
-    @Path("/{id}/sign")
+    @Path("/mandates/{id}/sign")
     @APIResponse(responseCode = "200", description = "signed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Signed.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = CONFLICT)
-    public Uni<Response> sign(@RestPath String id, @Parameter(hidden = true) @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
-            @RestHeader(IDEMPOTENCY_KEY) String idemKey, @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.SignRequest.class))) String body) {
-        JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), false,
-                Set.of("signer", "signature", "scheme"));
-        String signer = req.textOrNull("signer");
-        if (!MandateService.SIGNER_PROPOSER.equals(signer) && !MandateService.SIGNER_COUNTERPARTY.equals(signer)) {
+    public Uni<Response> sign(@RestPath String id, @RestHeader(IDEMPOTENCY_KEY) String idemKey,
+            @Valid @NotNull SignRequest body) {
+        String signer = body.role();
+        if (signer == null) {
             throw ApiException.badRequest("invalid_signer", "signer must be \"proposer\" or \"counterparty\"");
         }
-        String signature = req.optionalString("signature", Integer.MAX_VALUE);
-        if (signature == null) {
+        if (body.signature() == null || body.signature().isBlank()) {
             throw ApiException.badRequest("missing_signature", "signature is required");
         }
-        if (signature.length() > SIGNATURE_MAX) {
-            throw ApiException.invalidField("signature", "must be at most " + SIGNATURE_MAX + " characters");
-        }
-        String schemeName = req.optionalString("scheme", 16);
-        SignatureScheme scheme = SignatureScheme.fromWire(schemeName);
-        if (schemeName != null && scheme == null) {
-            throw ApiException.invalidField("scheme", "must be \"hmac\", \"hmac-role\" or \"eip712\"");
-        }
-        var key = idempotency.key(idemKey, "POST", "/v1/mandates/" + id + "/sign", body);
-        return service.sign(partner.id(), key, id, signer, signature, scheme).map(Responses::of);
+        SignatureScheme scheme = SignatureScheme.fromWire(body.scheme());
+        return run("/v1/mandates/" + id + "/sign", idemKey, body,
+                (p, key) -> service.sign(p, key, id, signer, body.signature(), scheme));
     }
 
     @POST
-    @Path("/{id}/start")
+    @Path("/mandates/{id}/start")
     @APIResponse(responseCode = "200", description = "started", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = CONFLICT)
-    public Uni<Response> start(@RestPath String id, @Parameter(hidden = true) @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
-            @RestHeader(IDEMPOTENCY_KEY) String idemKey, @RequestBody(required = false, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.TransitionRequest.class))) String body) {
-        JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), true, Set.of("triggered_by"));
-        String triggeredBy = triggeredBy(req);
-        var key = idempotency.key(idemKey, "POST", "/v1/mandates/" + id + "/start", body);
-        return service.start(partner.id(), key, id, triggeredBy).map(Responses::of);
+    public Uni<Response> start(@RestPath String id, @RestHeader(IDEMPOTENCY_KEY) String idemKey,
+            @RequestBody(required = false) @Valid TransitionRequest body) {
+        return transition(id, "start", idemKey, body, service::start);
     }
 
     @POST
-    @Path("/{id}/complete")
+    @Path("/mandates/{id}/complete")
     @APIResponse(responseCode = "200", description = "completed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = CONFLICT)
-    public Uni<Response> complete(@RestPath String id, @Parameter(hidden = true) @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
-            @RestHeader(IDEMPOTENCY_KEY) String idemKey, @RequestBody(required = false, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.TransitionRequest.class))) String body) {
-        JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), true, Set.of("triggered_by"));
-        String triggeredBy = triggeredBy(req);
-        var key = idempotency.key(idemKey, "POST", "/v1/mandates/" + id + "/complete", body);
-        return service.complete(partner.id(), key, id, triggeredBy).map(Responses::of);
+    public Uni<Response> complete(@RestPath String id, @RestHeader(IDEMPOTENCY_KEY) String idemKey,
+            @RequestBody(required = false) @Valid TransitionRequest body) {
+        return transition(id, "complete", idemKey, body, service::complete);
+    }
+
+    /** {@code start} or {@code complete}: the body is optional, and so is {@code triggered_by} in it. */
+    @FunctionalInterface
+    interface Transition {
+        Uni<ApiResult> apply(String partnerId, IdempotencyService.Key key, String mandateId, String triggeredBy);
+    }
+
+    private Uni<Response> transition(String id, String action, String idemKey, TransitionRequest body, Transition t) {
+        TransitionRequest req = body == null ? TransitionRequest.EMPTY : body;
+        return run("/v1/mandates/" + id + "/" + action, idemKey, req,
+                (p, key) -> t.apply(p, key, id, triggeredBy(req.triggeredBy())));
     }
 
     @POST
-    @Path("/{id}/dispute")
+    @Path("/mandates/{id}/dispute")
     @APIResponse(responseCode = "200", description = "disputed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = CONFLICT)
-    public Uni<Response> dispute(@RestPath String id, @Parameter(hidden = true) @RestHeader(HttpHeaders.CONTENT_TYPE) String contentType,
-            @RestHeader(IDEMPOTENCY_KEY) String idemKey, @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.DisputeRequest.class))) String body) {
-        JsonRequest req = MandateFields.parse(contentType, body, config.maxBodyBytes(), false,
-                Set.of("reason", "triggered_by"));
-        String reason = req.requiredString("reason", REASON_MAX);
-        String triggeredBy = triggeredBy(req);
-        var key = idempotency.key(idemKey, "POST", "/v1/mandates/" + id + "/dispute", body);
-        return service.dispute(partner.id(), key, id, reason, triggeredBy).map(Responses::of);
+    public Uni<Response> dispute(@RestPath String id, @RestHeader(IDEMPOTENCY_KEY) String idemKey,
+            @Valid @NotNull DisputeRequest body) {
+        return run("/v1/mandates/" + id + "/dispute", idemKey, body,
+                (p, key) -> service.dispute(p, key, id, body.reason(), triggeredBy(body.triggeredBy())));
     }
 
-    /** The scheme of non-wallet parties: {@code hmac} (v0.1, the default) or {@code hmac-role}. */
-    private static SignatureScheme hmacScheme(String name) {
-        if (name == null) {
-            return SignatureScheme.HMAC;
-        }
-        SignatureScheme s = SignatureScheme.fromWire(name);
-        if (s != SignatureScheme.HMAC && s != SignatureScheme.HMAC_ROLE) {
-            throw ApiException.invalidField("signature_scheme", "must be \"hmac\" or \"hmac-role\""
-                    + " (a wallet party, written eip155:<chain id>:<address>, always signs with eip712)");
-        }
-        return s;
+    /** A DRS receipt, issued when a mandate's counterparty signs. */
+    @GET
+    @Path("/receipts/{id}")
+    @Tag(name = "Receipts")
+    @APIResponse(responseCode = "200", description = "the DRS receipt", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReceiptView.class)))
+    @APIResponse(responseCode = "404", description = "no such receipt for this partner (`receipt_not_found`)")
+    public Uni<Response> receipt(@RestPath String id) {
+        return service.receipt(partner.id(), id).map(Responses::ok);
     }
 
-    private static String triggeredBy(JsonRequest req) {
-        String t = req.optionalString("triggered_by", TRIGGERED_BY_MAX);
-        return t == null ? MandateService.SYSTEM : t;
+    /** Who acted: the body's {@code triggered_by}, or {@code system} when it is absent or blank. */
+    private static String triggeredBy(String sent) {
+        return sent == null || sent.isBlank() ? MandateService.SYSTEM : sent;
     }
 }

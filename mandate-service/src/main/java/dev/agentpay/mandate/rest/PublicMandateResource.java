@@ -20,27 +20,25 @@ import org.jboss.resteasy.reactive.RestPath;
  * What anyone holding a mandate id may read without an API key: the redacted view, and the proof (which
  * discloses the signed content, scope and terms included, so that a third party can verify it).
  */
-@Path("/v1/public/mandates")
+@Path("/v1/public/mandates/{id}")
 @Tag(name = "Public mandates")
 @Produces(MediaType.APPLICATION_JSON)
+@APIResponse(responseCode = "404", description = "no such mandate (`mandate_not_found`)")
 public class PublicMandateResource {
 
     @Inject
     MandateService service;
 
     @GET
-    @Path("/{id}")
     @APIResponse(responseCode = "200", description = "the redacted public view", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PublicMandateView.class)))
-    @APIResponse(responseCode = "404", description = "no such mandate (`mandate_not_found`)")
     public Uni<Response> get(@RestPath String id) {
         return service.publicView(id).map(Responses::ok);
     }
 
     /** The mandate's proof: signed content, signatures and anchors (format: /disco/reference/mandate-proof.md). */
     @GET
-    @Path("/{id}/proof")
+    @Path("/proof")
     @APIResponse(responseCode = "200", description = "the proof: signed content, signatures, anchors", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateProof.class)))
-    @APIResponse(responseCode = "404", description = "no such mandate (`mandate_not_found`)")
     public Uni<Response> proof(@RestPath String id) {
         return service.proof(id).map(Responses::ok);
     }

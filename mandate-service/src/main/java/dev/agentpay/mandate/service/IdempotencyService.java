@@ -1,5 +1,7 @@
 package dev.agentpay.mandate.service;
 
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.mandate.config.MandateConfig;
 import dev.agentpay.mandate.repository.IdempotencyRepository;
@@ -33,6 +35,9 @@ public class IdempotencyService {
 
     private static final Logger LOG = Logger.getLogger(IdempotencyService.class);
 
+    /** How a body is written for its fingerprint: every non-ASCII character escaped, so unpaired surrogates stay distinct. */
+    private static final ObjectWriter FINGERPRINT = ApiJson.MAPPER.writer().with(JsonWriteFeature.ESCAPE_NON_ASCII.mappedFeature());
+
     @Inject
     Pool pool;
 
@@ -42,12 +47,17 @@ public class IdempotencyService {
     @Inject
     MandateConfig config;
 
-    /** A request's key and fingerprint (method, path and exact body). */
+    /** A request's key and fingerprint (method, path and the body as bound). */
     public record Key(String key, String fingerprint) {
     }
 
-    /** Checks the header value and fingerprints the request; {@code null} when no key was sent. */
-    public Key key(String headerValue, String method, String path, String body) {
+    /**
+     * Checks the header value and fingerprints the request; {@code null} when no key was sent. The body is the
+     * bound request record, fingerprinted as {@link ApiJson} writes it: every field the service acts on, in
+     * declaration order, {@code terms} as sent; so a repeat of the same body matches whatever whitespace it
+     * carries, and any change of a value does not.
+     */
+    public Key key(String headerValue, String method, String path, Object body) {
         if (headerValue == null) {
             return null;
         }
@@ -56,7 +66,7 @@ public class IdempotencyService {
             throw ApiException.invalidField("Idempotency-Key",
                     "must be 1 to " + config.idempotency().maxKeyLength() + " visible ASCII characters");
         }
-        return new Key(headerValue, sha256Hex(method + " " + path + "\n" + (body == null ? "" : body)));
+        return new Key(headerValue, sha256Hex(method + " " + path + "\n" + ApiJson.write(FINGERPRINT, body)));
     }
 
     /** Runs {@code work} in a transaction, honouring {@code key} (may be {@code null}) within {@code scope}. */

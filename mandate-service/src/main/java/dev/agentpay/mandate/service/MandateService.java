@@ -69,8 +69,8 @@ public class MandateService {
     @Inject
     MandateConfig config;
 
-    /** A validated creation request; {@code termsText} is the client's exact {@code terms} text. */
-    public record NewMandate(String proposer, String counterparty, String scope, String termsText, String contextJson,
+    /** A validated creation request; {@code terms} is the JSON object the client sent, numbers exact. */
+    public record NewMandate(String proposer, String counterparty, String scope, JsonNode terms, String contextJson,
             Instant expiresAt, SignatureScheme hmacScheme) {
     }
 
@@ -89,7 +89,7 @@ public class MandateService {
         }
         String terms;
         try {
-            terms = CanonicalMandate.canonicalTerms(req.termsText());
+            terms = CanonicalMandate.canonicalTerms(req.terms());
         } catch (IllegalArgumentException e) {
             // the canonicalizer's messages start with "terms ..." and say what to fix
             throw new ApiException(400, "validation_error", e.getMessage());

@@ -20,7 +20,8 @@ import javax.crypto.spec.SecretKeySpec;
  * JSON.stringify({counterparty_agent_id, expires_at: new Date(expires_at).toISOString(), id,
  *                 proposer_agent_id, scope, terms: sortKeysDeep(JSON.parse(termsText))})
  * }</pre>
- * encoded as UTF-8. Terms are normalized once at creation by {@link #canonicalTerms(String)} and the
+ * encoded as UTF-8. Terms are normalized once at creation by {@link #canonicalTerms(JsonNode)} (the tree the
+ * request bound, numbers exact; {@link #canonicalTerms(String)} reads a text as a partner does) and the
  * canonical text is what is stored and signed, so no storage round trip can change key order or
  * number formatting. {@code expires_at} goes through {@link #isoMillis(Instant)}; {@link JsDate#parse}
  * reads the partner's string.

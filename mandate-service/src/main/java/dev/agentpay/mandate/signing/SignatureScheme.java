@@ -1,5 +1,8 @@
 package dev.agentpay.mandate.signing;
 
+import java.util.Arrays;
+import java.util.Locale;
+
 /**
  * How a party signs a mandate; fixed per party at creation.
  *
@@ -15,18 +18,13 @@ package dev.agentpay.mandate.signing;
  * </ul>
  */
 public enum SignatureScheme {
-    HMAC("hmac"),
-    HMAC_ROLE("hmac-role"),
-    EIP712("eip712");
+    HMAC,
+    HMAC_ROLE,
+    EIP712;
 
-    private final String wire;
-
-    SignatureScheme(String wire) {
-        this.wire = wire;
-    }
-
+    /** The wire name: the constant's name in lower case, {@code -} for {@code _} ({@code hmac-role}). */
     public String wire() {
-        return wire;
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** Whether a third party can check this signature without the service's secrets. */
@@ -41,14 +39,6 @@ public enum SignatureScheme {
 
     /** The scheme named {@code wire}, or null. */
     public static SignatureScheme fromWire(String wire) {
-        if (wire == null) {
-            return null;
-        }
-        for (SignatureScheme s : values()) {
-            if (s.wire.equals(wire)) {
-                return s;
-            }
-        }
-        return null;
+        return Arrays.stream(values()).filter(s -> s.wire().equals(wire)).findFirst().orElse(null);
     }
 }

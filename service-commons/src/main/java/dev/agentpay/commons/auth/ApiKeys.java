@@ -14,7 +14,9 @@ import java.util.regex.Pattern;
  */
 public final class ApiKeys {
 
-    private static final Pattern SHAPE = Pattern.compile("sk_[0-9a-f]{64}");
+    /** The shape of an API key: {@code sk_} and 64 lowercase hex digits (a regular expression, anchored for JSON Schema). */
+    public static final String PATTERN = "^sk_[0-9a-f]{64}$";
+    private static final Pattern SHAPE = Pattern.compile(PATTERN);
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final HexFormat HEX = HexFormat.of();
 

@@ -2,13 +2,18 @@ package dev.agentpay.commons.error;
 
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.agentpay.commons.limits.JsonLimits;
 import dev.agentpay.commons.limits.WellFormedText;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.Collection;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
@@ -42,17 +47,20 @@ public class ErrorMappers {
         return response(e.status(), e.code(), e.getMessage());
     }
 
-    /** A body of the wrong shape (a wrong type, an unknown field, text that is not well-formed), naming the field. */
+    /**
+     * A body that parses but binds to no request record (a wrong type, an unknown field, text that is not
+     * well-formed; the subtypes of {@link MismatchedInputException}), naming the field.
+     */
     @ServerExceptionMapper(priority = 1)
     public Response mismatched(MismatchedInputException e) {
-        return response(400, "invalid_body", describe(e));
+        return binding(e);
     }
 
-    /** A body that is not JSON, or repeats a key in one object. */
+    /** A body that is not JSON, repeats a key in one object, or goes beyond the parser's limits. */
     @ServerExceptionMapper(priority = 1)
     public Response json(JsonProcessingException e) {
-        String duplicate = duplicateKey(e);
-        return response(400, "invalid_json", duplicate != null ? duplicate : "request body is not valid JSON");
+        Response parser = parserError(e);
+        return parser != null ? parser : response(400, "invalid_json", "request body is not valid JSON");
     }
 
     @ServerExceptionMapper
@@ -68,8 +76,11 @@ public class ErrorMappers {
         }
         // Jackson failures sometimes arrive wrapped by the JSON reader.
         Throwable cause = e.getCause();
+        if (cause instanceof MismatchedInputException mie) {
+            return binding(mie);
+        }
         if (cause instanceof JsonProcessingException jpe) {
-            return cause instanceof JsonParseException ? json(jpe) : response(400, "invalid_body", describe(jpe));
+            return json(jpe);
         }
         return response(status, "bad_request", "the request was not understood");
     }
@@ -99,19 +110,79 @@ public class ErrorMappers {
         return "request body repeats the key \"" + key + "\" in one object; send each key once";
     }
 
-    private static String describe(JsonProcessingException e) {
-        if (e instanceof MismatchedInputException mie && !mie.getPath().isEmpty()) {
-            String field = mie.getPath().stream()
+    /**
+     * The message for a document beyond {@code JsonLimits}' parser limits: a number with too many digits (it
+     * names the limit), or nesting and lengths beyond the parser's limits.
+     */
+    public static String limitMessage(StreamConstraintsException e) {
+        return String.valueOf(e.getMessage()).startsWith("Number value length")
+                ? "request body has a number of more than " + JsonLimits.constraints().getMaxNumberLength() + " characters (the limit)"
+                : "request body nests or grows beyond the parser's limits";
+    }
+
+    /**
+     * The answer for a parser failure, itself or met while binding (a {@code JsonNode} field, a number read
+     * lazily) and wrapped by databind: a syntax error (a repeated key named) or a limit, not a type error;
+     * {@code null} when there is none.
+     */
+    private static Response parserError(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof StreamConstraintsException limit) {
+                return response(400, "invalid_json", limitMessage(limit));
+            }
+            if (c instanceof JsonParseException syntax) {
+                String duplicate = duplicateKey(syntax);
+                return response(400, "invalid_json", duplicate != null ? duplicate : "request body is not valid JSON");
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A body that binds to no request record: {@code invalid_body} for its shape (not an object, say), and
+     * {@code validation_error} naming the field (by its JSON path) when one field is at fault: unknown,
+     * of the wrong type (saying which type it must be), or text PostgreSQL cannot store.
+     */
+    private static Response binding(MismatchedInputException e) {
+        Response parser = parserError(e.getCause());
+        if (parser != null) {
+            return parser;
+        }
+        if (!e.getPath().isEmpty()) {
+            String field = e.getPath().stream()
                     .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
                     .collect(Collectors.joining("."));
-            if (e instanceof UnrecognizedPropertyException) {
-                return field + ": unknown field";
-            }
-            if (e instanceof InvalidFormatException ife && ife.getTargetType() == String.class) {
-                return field + ": " + WellFormedText.MESSAGE;
-            }
-            return field + ": wrong type";
+            return response(400, "validation_error", field + ": " + problem(e));
         }
-        return "request body does not have the expected shape";
+        return response(400, "invalid_body", "request body does not have the expected shape");
+    }
+
+    private static String problem(MismatchedInputException e) {
+        if (e instanceof UnrecognizedPropertyException) {
+            return "unknown field";
+        }
+        if (e instanceof InvalidFormatException ife && ife.getTargetType() == String.class && ife.getValue() instanceof String) {
+            return WellFormedText.MESSAGE;
+        }
+        Class<?> t = e.getTargetType();
+        if (t == null) {
+            return "wrong type";
+        }
+        if (CharSequence.class.isAssignableFrom(t) || t.isEnum() || t == Character.class || t == char.class) {
+            return "must be a string";
+        }
+        if (Number.class.isAssignableFrom(t) || (t.isPrimitive() && t != boolean.class)) {
+            return "must be a number";
+        }
+        if (t == Boolean.class || t == boolean.class) {
+            return "must be true or false";
+        }
+        if (t.isArray() || Collection.class.isAssignableFrom(t) || ArrayNode.class.isAssignableFrom(t)) {
+            return "must be an array";
+        }
+        if (Map.class.isAssignableFrom(t) || ObjectNode.class.isAssignableFrom(t) || t.isRecord()) {
+            return "must be a JSON object";
+        }
+        return "wrong type";
     }
 }

@@ -124,8 +124,7 @@ public class ViolationMapper {
                         return name;
                     }
                 }
-                // not annotated here: a generated subclass (CDI interceptors) overrides the resource's method
-                // without its parameter annotations; look at the declaration it overrides
+                // not here: a generated subclass (CDI interception) overrides the method without its annotations
             } catch (NoSuchMethodException e) {
                 // declared higher up
             }

@@ -70,25 +70,37 @@ class ErrorMappersTest {
     @Test
     void aWrongTypeNamesTheFieldPathWithArrayIndexes() {
         MismatchedInputException top = readFails("{\"currency\":\"USDC\",\"amount\":{},\"lines\":[]}", MismatchedInputException.class);
-        assertEnvelope(mappers.mismatched(top), 400, "invalid_body", "amount: wrong type");
+        assertEnvelope(mappers.mismatched(top), 400, "validation_error", "amount: must be a number");
         MismatchedInputException nested = readFails("{\"lines\":[{\"sku\":\"a\",\"quantity\":1},{\"sku\":\"b\",\"quantity\":[1]}]}",
                 MismatchedInputException.class);
-        assertEnvelope(mappers.mismatched(nested), 400, "invalid_body", "lines.[1].quantity: wrong type");
+        assertEnvelope(mappers.mismatched(nested), 400, "validation_error", "lines.[1].quantity: must be a number");
         InvalidFormatException format = readFails("{\"amount\":\"ten\"}", InvalidFormatException.class);
-        assertEnvelope(mappers.mismatched(format), 400, "invalid_body", "amount: wrong type");
+        assertEnvelope(mappers.mismatched(format), 400, "validation_error", "amount: must be a number");
+    }
+
+    @Test
+    void aNumberBeyondTheParserLimitNamesTheLimit() {
+        com.fasterxml.jackson.core.exc.StreamConstraintsException e = readFails("{\"amount\":1" + "0".repeat(200) + "}",
+                com.fasterxml.jackson.core.exc.StreamConstraintsException.class);
+        assertEnvelope(mappers.json(e), 400, "invalid_json", "request body has a number of more than 100 characters (the limit)");
+        assertEnvelope(mappers.web(new BadRequestException(e)), 400, "invalid_json",
+                "request body has a number of more than 100 characters (the limit)");
+        // met lazily while binding, wrapped by databind
+        assertEnvelope(mappers.json(new com.fasterxml.jackson.databind.JsonMappingException(null, "bound", e)), 400,
+                "invalid_json", "request body has a number of more than 100 characters (the limit)");
     }
 
     @Test
     void anUnknownFieldIsNamed() {
         UnrecognizedPropertyException e = readFails("{\"currency\":\"USDC\",\"lines\":[{\"sku\":\"a\",\"price\":3}]}",
                 UnrecognizedPropertyException.class);
-        assertEnvelope(mappers.mismatched(e), 400, "invalid_body", "lines.[0].price: unknown field");
+        assertEnvelope(mappers.mismatched(e), 400, "validation_error", "lines.[0].price: unknown field");
     }
 
     @Test
     void textThatIsNotWellFormedIsNamedWithItsRule() {
         InvalidFormatException e = readFails("{\"currency\":\"US\\u0000DC\"}", InvalidFormatException.class);
-        assertEnvelope(mappers.mismatched(e), 400, "invalid_body", "currency: " + WellFormedText.MESSAGE);
+        assertEnvelope(mappers.mismatched(e), 400, "validation_error", "currency: " + WellFormedText.MESSAGE);
     }
 
     @Test
@@ -147,7 +159,7 @@ class ErrorMappersTest {
         assertEnvelope(mappers.web(new BadRequestException(dup)), 400, "invalid_json",
                 "request body repeats the key \"amount\" in one object; send each key once");
         UnrecognizedPropertyException unknown = readFails("{\"extra\":1}", UnrecognizedPropertyException.class);
-        assertEnvelope(mappers.web(new BadRequestException(unknown)), 400, "invalid_body", "extra: unknown field");
+        assertEnvelope(mappers.web(new BadRequestException(unknown)), 400, "validation_error", "extra: unknown field");
     }
 
     @Test
