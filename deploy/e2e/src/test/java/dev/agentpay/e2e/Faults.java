@@ -124,7 +124,7 @@ final class Faults {
         Optional<com.fasterxml.jackson.databind.JsonNode> sent;
         try {
             sent = await("a sweep in flight").atMost(SWEEP_WAIT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
-                    .ignoreException(java.io.IOException.class) // the watcher is not answering yet
+                    .ignoreExceptionsInstanceOf(java.io.IOException.class) // the watcher is not answering yet (refused, timed out: any IOException)
                     .until(this::sweepInFlight, Optional::isPresent);
         } catch (ConditionTimeoutException e) {
             sent = Optional.empty();

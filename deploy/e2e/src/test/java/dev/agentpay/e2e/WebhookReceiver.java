@@ -38,7 +38,7 @@ final class WebhookReceiver {
     /** Listens on the port again (retried while the port from a previous {@link #stop()} is still held). */
     synchronized void start() {
         server = await("webhook receiver listening on " + port).atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO)
-                .pollInterval(Duration.ofMillis(100)).ignoreException(BindException.class).until(this::listen, s -> s != null);
+                .pollInterval(Duration.ofMillis(100)).ignoreExceptionsInstanceOf(BindException.class).until(this::listen, s -> s != null);
     }
 
     private HttpServer listen() throws IOException {
