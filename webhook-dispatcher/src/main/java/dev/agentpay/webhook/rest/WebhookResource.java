@@ -4,7 +4,6 @@ import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
 import dev.agentpay.commons.error.ApiException;
-import dev.agentpay.commons.limits.WellFormedText;
 import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.webhook.domain.EventTypes;
 import dev.agentpay.webhook.rest.WebhookDtos.CreateRequest;
@@ -56,10 +55,6 @@ public class WebhookResource {
     @APIResponse(responseCode = "201", description = "subscribed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SubscriptionView.class)))
     public Uni<Response> create(CreateRequest body) {
         CreateRequest r = required(body);
-        wellFormed("url", r.url());
-        wellFormed("events", r.events());
-        wellFormed("secret", r.secret());
-        wellFormed("description", r.description());
         return service.create(partner.id(), r.url(), r.events(), r.secret(), r.description())
                 .map(s -> Response.created(URI.create("/v1/webhooks/" + s.id()))
                         .entity(Envelope.of(SubscriptionWithSecret.of(s, r.secret()))).build());
@@ -86,9 +81,6 @@ public class WebhookResource {
     @Path("{id}")
     public Uni<Envelope<SubscriptionView>> update(@PathParam("id") String id, UpdateRequest body) {
         UpdateRequest r = required(body);
-        wellFormed("url", r.url());
-        wellFormed("events", r.events());
-        wellFormed("description", r.description());
         if (r.secret() != null) {
             throw ApiException.badRequest("validation_error",
                     "secret: change it with POST /v1/webhooks/{id}/rotate-secret (keeps the old one valid for an overlap)");
@@ -101,7 +93,6 @@ public class WebhookResource {
     @Path("{id}/rotate-secret")
     public Uni<Envelope<SubscriptionWithSecret>> rotate(@PathParam("id") String id, RotateRequest body) {
         RotateRequest r = required(body);
-        wellFormed("secret", r.secret());
         return service.rotate(partner.id(), uuid(id), r.secret(), r.overlapSeconds())
                 .map(s -> Envelope.of(SubscriptionWithSecret.of(s, r.secret())));
     }
@@ -154,25 +145,6 @@ public class WebhookResource {
     public Uni<Response> redeliver(@PathParam("id") String id, @PathParam("deliveryId") String deliveryId) {
         return service.redeliver(partner.id(), uuid(id), uuid(deliveryId, "delivery_not_found"))
                 .map(d -> Response.accepted(Envelope.of(DeliveryView.of(d))).build());
-    }
-
-    /**
-     * Text PostgreSQL cannot store (an unpaired surrogate escape, NUL) is refused here, naming the field,
-     * whatever the JSON binding let through (the platform mapper's well-formed-text module is the first
-     * line; this keeps the 400 even where a request record is bound by another mapper).
-     */
-    private static void wellFormed(String field, String value) {
-        if (value != null && !WellFormedText.isWellFormed(value)) {
-            throw ApiException.badRequest("invalid_body", field + ": " + WellFormedText.MESSAGE);
-        }
-    }
-
-    private static void wellFormed(String field, List<String> values) {
-        if (values != null) {
-            for (String v : values) {
-                wellFormed(field, v);
-            }
-        }
     }
 
     private static <T> T required(T body) {
