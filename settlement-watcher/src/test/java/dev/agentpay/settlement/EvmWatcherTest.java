@@ -41,6 +41,9 @@ class EvmWatcherTest {
     WatcherSupervisor supervisor;
 
     @Inject
+    io.vertx.mutiny.core.Vertx vertx;
+
+    @Inject
     dev.agentpay.commons.chains.ChainTable chains;
 
     @Inject
@@ -200,7 +203,7 @@ class EvmWatcherTest {
         rpc.mine(ChainsTestResource.CONFIRMATIONS);
         events.await(e -> e.txHash().equals(before), 1, WAIT);
 
-        supervisor.stop(Chain.ARBITRUM);
+        supervisor.stop(Chain.ARBITRUM).await().atMost(WAIT);
         String first = tx(pay(rpc, token, deposit("arbitrum"), 22));
         rpc.mine(250);
         String second = tx(pay(rpc, token, deposit("arbitrum"), 33));
@@ -214,7 +217,7 @@ class EvmWatcherTest {
         System.out.printf(Locale.ROOT, "catch-up: 500+ blocks in %.2f s (%.0f blocks/s)%n", seconds, 502 / seconds);
 
         // restart again: nothing is published twice
-        supervisor.stop(Chain.ARBITRUM);
+        supervisor.stop(Chain.ARBITRUM).await().atMost(WAIT);
         supervisor.start(Chain.ARBITRUM);
         String sentinel = tx(pay(rpc, token, deposit("arbitrum"), 44));
         rpc.mine(ChainsTestResource.CONFIRMATIONS);
@@ -226,17 +229,17 @@ class EvmWatcherTest {
     void aProviderRefusingLargeRangesMakesTheScannerShrinkItsRange() throws Exception {
         EvmRpc rpc = rpc("base");
         String token = usdc("base").address();
-        supervisor.stop(Chain.BASE);
+        supervisor.stop(Chain.BASE).await().atMost(WAIT);
         try (RangeLimitingProxy proxy = new RangeLimitingProxy(
                 ConfigProvider.getConfig().getValue("chains.base.rpc-url", String.class), 40);
-                var client = new dev.agentpay.settlement.client.EvmClient("base", proxy.url(), Duration.ofSeconds(5))) {
+                var client = new dev.agentpay.settlement.client.EvmClient(vertx, "base", proxy.url(), Duration.ofSeconds(5))) {
             String early = tx(pay(rpc, token, deposit("base"), 71));
             rpc.mine(150);
             String late = tx(pay(rpc, token, deposit("base"), 72));
             rpc.mine(ChainsTestResource.CONFIRMATIONS);
             var entry = chains.get(Chain.BASE);
             var scanner = new dev.agentpay.settlement.service.EvmScanner(entry, client, ledger, config);
-            int published = scanner.tick();
+            int published = scanner.tick().await().atMost(WAIT);
             assertThat(published).isEqualTo(2);
             assertThat(proxy.refused.get()).isPositive();
             assertThat(proxy.served.get()).isGreaterThanOrEqualTo(4); // 150+ blocks in ranges of at most 40

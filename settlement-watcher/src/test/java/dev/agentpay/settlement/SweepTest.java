@@ -155,7 +155,7 @@ class SweepTest {
         BigInteger sweptBefore = sweptOn(chain);
         String snapshot = rpc.snapshot();
 
-        Sweeper.Round first = sweeper.sweep(Chain.POLYGON);
+        Sweeper.Round first = sweeper.sweep(Chain.POLYGON).await().atMost(WAIT);
         assertThat(first.outcome()).isEqualTo("confirmed");
         assertThat(sweptOn(chain).subtract(sweptBefore)).isEqualTo(BigInteger.valueOf(amount));
 
@@ -163,7 +163,7 @@ class SweepTest {
         rpc.mine(2);
         assertThat(UsdcInstaller.balanceOf(rpc, usdc, address)).isEqualTo(BigInteger.valueOf(amount));
 
-        Sweeper.Round again = sweeper.sweep(Chain.POLYGON);
+        Sweeper.Round again = sweeper.sweep(Chain.POLYGON).await().atMost(WAIT);
         assertThat(again.txHash()).isEqualToIgnoringCase(first.txHash()); // the same transaction, not a second one
         assertThat(again.outcome()).isIn("confirmed", "sent");
         sweepUntilIdle();
@@ -186,7 +186,7 @@ class SweepTest {
     private Sweeper.Round sweepUntilIdle() {
         Sweeper.Round r = null;
         for (int i = 0; i < 10; i++) {
-            r = sweeper.sweep(Chain.POLYGON);
+            r = sweeper.sweep(Chain.POLYGON).await().atMost(WAIT);
             if (r.outcome().equals("nothing_owed")) {
                 return r;
             }

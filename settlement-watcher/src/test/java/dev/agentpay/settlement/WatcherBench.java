@@ -46,6 +46,9 @@ class WatcherBench {
     WatcherSupervisor supervisor;
 
     @Inject
+    io.vertx.mutiny.core.Vertx vertx;
+
+    @Inject
     ChainTable chains;
 
     @Inject
@@ -60,7 +63,7 @@ class WatcherBench {
 
     @Test
     void costPerBlockWithManyOpenAddresses() {
-        supervisor.stop(Chain.SKALE);
+        supervisor.stop(Chain.SKALE).await().atMost(Duration.ofSeconds(60));
         EvmRpc rpc = EvmWatcherTest.rpc("skale");
         String usdc = EvmWatcherTest.usdc("skale").address();
         pool.preparedQuery("insert into deposit_address (chain, address, invoice_id, invoice_created, backfill_from, registered_at)"
@@ -72,10 +75,10 @@ class WatcherBench {
                 .await().atMost(Duration.ofSeconds(30)).forEach(r -> registered.add(r.getString(0)));
         UsdcInstaller.mint(rpc, usdc, AnvilNode.DEV_ADDRESS_0, BigInteger.valueOf(1_000_000_000_000L));
 
-        try (EvmClient client = new EvmClient("skale", chains.get(Chain.SKALE).rpcUrl().orElseThrow(), Duration.ofSeconds(30))) {
+        try (EvmClient client = new EvmClient(vertx, "skale", chains.get(Chain.SKALE).rpcUrl().orElseThrow(), Duration.ofSeconds(30))) {
             EvmScanner scanner = new EvmScanner(chains.get(Chain.SKALE), client, ledger, config);
             long t0 = System.nanoTime();
-            scanner.tick(); // loads the addresses, catches up
+            scanner.tick().await().atMost(Duration.ofMinutes(2)); // loads the addresses, catches up
             double load = (System.nanoTime() - t0) / 1e6;
             assertThat(scanner.watchedAddresses()).isGreaterThanOrEqualTo(ADDRESSES);
 
@@ -86,7 +89,7 @@ class WatcherBench {
             }
             rpc.mine(ChainsTestResource.CONFIRMATIONS);
             t0 = System.nanoTime();
-            int published = scanner.tick();
+            int published = scanner.tick().await().atMost(Duration.ofMinutes(2));
             double catchUp = (System.nanoTime() - t0) / 1e6;
             assertThat(published).isEqualTo(blocks * (PER_BLOCK / 10));
 
@@ -95,7 +98,7 @@ class WatcherBench {
             for (int b = 0; b < 40; b++) {
                 block(rpc, usdc, registered, blocks + b);
                 t0 = System.nanoTime();
-                scanner.tick();
+                scanner.tick().await().atMost(Duration.ofMinutes(2));
                 ticks.add((System.nanoTime() - t0) / 1e6);
             }
             Collections.sort(ticks);

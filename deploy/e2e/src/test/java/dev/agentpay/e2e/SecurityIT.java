@@ -126,7 +126,15 @@ class SecurityIT {
                 .body(Map.of("url", "http://127.0.0.1:9/hook", "events", List.of("mandate.proposed"), "secret", hookSecret))
                 .post("/v1/webhooks");
         assertThat(hook.statusCode()).as(hook.asString()).isLessThan(500);
-        Thread.sleep(3000); // let consumers, anchoring and log appenders catch up
+        // The traffic has gone through every hop before the logs are read: the mandate's transitions were
+        // consumed by anchor-service, anchored, and their receipts consumed back by mandate-service (the
+        // dispute, the last transition, anchored and visible in the public proof).
+        await("the disputed transition anchored and its receipt applied").atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(250)).until(() -> {
+                    Response proof = given().baseUri(base).get("/v1/public/mandates/" + id + "/proof");
+                    return proof.statusCode() == 200
+                            && proof.jsonPath().getList("data.anchors.to_state", String.class).contains("disputed");
+                });
 
         List<Path> logs;
         try (Stream<Path> s = Files.list(stack.stateDir.resolve("logs"))) {
@@ -216,8 +224,10 @@ class SecurityIT {
 
         // Another client is not affected; the first one is served again once Retry-After has passed.
         given().baseUri(base).header("X-Forwarded-For", "198.51.100.254, 203.0.113.77").get(path).then().statusCode(404);
-        Thread.sleep(1000L * Long.parseLong(header(r, "Retry-After")) + 200);
-        given().baseUri(base).header("X-Forwarded-For", client).get(path).then().statusCode(404);
+        long retryAfter = Long.parseLong(header(r, "Retry-After"));
+        await("the limited client served again within Retry-After (" + retryAfter + " s)")
+                .atMost(Duration.ofSeconds(retryAfter).plusMillis(500)).pollInterval(Duration.ofMillis(100))
+                .until(() -> given().baseUri(base).header("X-Forwarded-For", client).get(path).statusCode(), equalTo(404));
         // Health and metrics are never limited.
         given().baseUri(env.get("MANDATE_SERVICE_URL")).get("/q/health/ready").then().statusCode(200);
     }
@@ -232,7 +242,13 @@ class SecurityIT {
         String path = "/v1/mandates/mnd_00000000-0000-0000-0000-000000000000";
         await().atMost(java.time.Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).until(() -> given().baseUri(base).header("x-api-key", key)
                 .get(path).statusCode() == 404 ? true : null, Objects::nonNull);
-        Thread.sleep(2500); // refill what the wait took
+        // the key's bucket full again (what the wait took refilled): a probe leaves all but its own token
+        await("the key's bucket refilled").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            Response probe = given().baseUri(base).header("x-api-key", key).get(path);
+            String limit = probe.header("RateLimit-Limit");
+            String remaining = probe.header("RateLimit-Remaining");
+            return limit != null && remaining != null && Integer.parseInt(remaining) >= Integer.parseInt(limit) - 1;
+        });
         List<HttpResponse<String>> answers = burst(300, Map.of("x-api-key", key), path);
         long served = answers.stream().filter(r -> r.statusCode() == 404).count();
         List<HttpResponse<String>> refused = answers.stream().filter(a -> a.statusCode() == 429).toList();

@@ -2,13 +2,13 @@ package dev.agentpay.settlement.client;
 
 import dev.agentpay.settlement.domain.BlockRef;
 import dev.agentpay.settlement.domain.Transfer;
-import java.io.IOException;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import okhttp3.OkHttpClient;
 import org.web3j.abi.EventEncoder;
 import org.web3j.abi.TypeReference;
 import org.web3j.abi.datatypes.Address;
@@ -16,17 +16,19 @@ import org.web3j.abi.datatypes.Event;
 import org.web3j.abi.datatypes.generated.Uint256;
 import org.web3j.protocol.Web3j;
 import org.web3j.protocol.core.DefaultBlockParameter;
+import org.web3j.protocol.core.Request;
 import org.web3j.protocol.core.Response;
 import org.web3j.protocol.core.methods.request.EthFilter;
 import org.web3j.protocol.core.methods.response.EthBlock;
 import org.web3j.protocol.core.methods.response.EthLog;
 import org.web3j.protocol.core.methods.response.Log;
-import org.web3j.protocol.http.HttpService;
 import org.web3j.utils.Numeric;
 
 /**
- * One EVM chain's JSON-RPC endpoint through web3j: head, block hashes, and USDC {@code Transfer} logs. Every failure (transport or JSON-RPC error) surfaces as {@link RpcException} so
- * the scanner can shrink its range or retry on its next tick.
+ * One EVM chain's JSON-RPC endpoint: head, block hashes, and USDC {@code Transfer} logs, each call a
+ * {@link Uni} (web3j's request and response types over the non-blocking {@link JsonRpcHttp}). Every
+ * failure (transport or JSON-RPC error) surfaces as this client's {@link RpcException}, so the scanner can
+ * shrink its range or retry on its next tick.
  */
 public class EvmClient implements AutoCloseable {
 
@@ -38,39 +40,39 @@ public class EvmClient implements AutoCloseable {
             })));
 
     private final String chain;
+    private final VertxWeb3jService service;
     private final Web3j web3j;
 
-    public EvmClient(String chain, String rpcUrl, Duration timeout) {
+    public EvmClient(Vertx vertx, String chain, String rpcUrl, Duration timeout) {
         this.chain = chain;
-        OkHttpClient http = new OkHttpClient.Builder()
-                .connectTimeout(timeout).readTimeout(timeout).writeTimeout(timeout).callTimeout(timeout)
-                .build();
-        this.web3j = Web3j.build(new HttpService(rpcUrl, http));
+        this.service = new VertxWeb3jService(new JsonRpcHttp(vertx, rpcUrl, timeout));
+        this.web3j = Web3j.build(service);
     }
 
-    public long head() {
-        return send(() -> web3j.ethBlockNumber().send()).getBlockNumber().longValueExact();
+    public Uni<Long> head() {
+        return send(web3j.ethBlockNumber()).map(r -> r.getBlockNumber().longValueExact());
     }
 
     /** The block at this height on the chain as the node sees it now, or {@code null} beyond its head. */
-    public BlockRef block(long number) {
-        EthBlock.Block b = send(() -> web3j.ethGetBlockByNumber(DefaultBlockParameter.valueOf(BigInteger.valueOf(number)), false)
-                .send()).getBlock();
-        return b == null ? null : new BlockRef(b.getNumber().longValueExact(), b.getHash());
+    public Uni<BlockRef> block(long number) {
+        return send(web3j.ethGetBlockByNumber(DefaultBlockParameter.valueOf(BigInteger.valueOf(number)), false)).map(r -> {
+            EthBlock.Block b = r.getBlock();
+            return b == null ? null : new BlockRef(b.getNumber().longValueExact(), b.getHash());
+        });
     }
 
     /**
      * Every {@code Transfer} log of {@code token} in {@code [from, toBlock]}, whoever the recipient: one
      * {@code eth_getLogs} per range, matched by the caller against its set of deposit addresses.
      */
-    public List<Transfer> transfers(String token, long fromBlock, long toBlock) {
+    public Uni<List<Transfer>> transfers(String token, long fromBlock, long toBlock) {
         return logs(new EthFilter(DefaultBlockParameter.valueOf(BigInteger.valueOf(fromBlock)),
                 DefaultBlockParameter.valueOf(BigInteger.valueOf(toBlock)), token)
                 .addSingleTopic(TRANSFER_TOPIC));
     }
 
     /** {@code Transfer} logs of {@code token} to any of {@code recipients} in {@code [from, toBlock]} (back-fills). */
-    public List<Transfer> transfersTo(String token, List<String> recipients, long fromBlock, long toBlock) {
+    public Uni<List<Transfer>> transfersTo(String token, List<String> recipients, long fromBlock, long toBlock) {
         return logs(new EthFilter(DefaultBlockParameter.valueOf(BigInteger.valueOf(fromBlock)),
                 DefaultBlockParameter.valueOf(BigInteger.valueOf(toBlock)), token)
                 .addSingleTopic(TRANSFER_TOPIC)
@@ -78,8 +80,11 @@ public class EvmClient implements AutoCloseable {
                 .addOptionalTopics(recipients.stream().map(EvmClient::topicAddress).toArray(String[]::new)));
     }
 
-    private List<Transfer> logs(EthFilter filter) {
-        EthLog res = send(() -> web3j.ethGetLogs(filter).send());
+    private Uni<List<Transfer>> logs(EthFilter filter) {
+        return send(web3j.ethGetLogs(filter)).map(this::transfers);
+    }
+
+    private List<Transfer> transfers(EthLog res) {
         List<Transfer> out = new ArrayList<>();
         for (EthLog.LogResult<?> r : res.getLogs()) {
             Log log = (Log) r.get();
@@ -103,34 +108,29 @@ public class EvmClient implements AutoCloseable {
         return "0x" + hex.substring(hex.length() - 40);
     }
 
-    /** One web3j request. */
-    public interface Call<T extends Response<?>> {
-        T run() throws IOException;
+    private <T extends Response<?>> Uni<T> send(Request<?, T> request) {
+        return send(chain, service, request);
     }
 
-    private <T extends Response<?>> T send(Call<T> call) {
-        return send(chain, call);
-    }
-
-    /** Runs a web3j request; a transport failure or a JSON-RPC error is an {@link RpcException} naming the chain. */
-    public static <T extends Response<?>> T send(String chain, Call<T> call) {
-        try {
-            T res = call.run();
-            if (res.hasError()) {
-                throw new RpcException(chain + ": " + res.getError().getCode() + " " + res.getError().getMessage());
-            }
-            return res;
-        } catch (IOException | RuntimeException e) {
-            if (e instanceof RpcException re) {
-                throw re;
-            }
-            throw new RpcException(chain + ": " + e.getMessage(), e);
-        }
+    /**
+     * Sends one web3j request on the non-blocking transport; a transport failure or a JSON-RPC error is an
+     * {@link RpcException} naming the chain and the method.
+     */
+    public static <T extends Response<?>> Uni<T> send(String chain, VertxWeb3jService service, Request<?, T> request) {
+        return service.call(request)
+                .onFailure(e -> !(e instanceof RpcException))
+                .transform(e -> new RpcException(chain + " " + request.getMethod() + ": " + JsonRpcHttp.describe(e), e))
+                .map(res -> {
+                    if (res.hasError()) {
+                        throw new RpcException(chain + " " + request.getMethod() + ": " + res.getError().getCode() + " " + res.getError().getMessage());
+                    }
+                    return res;
+                });
     }
 
     @Override
     public void close() {
-        web3j.shutdown();
+        web3j.shutdown(); // closes the transport too
     }
 
     /** A failed JSON-RPC call. */

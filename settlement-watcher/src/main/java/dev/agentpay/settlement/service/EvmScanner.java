@@ -8,12 +8,16 @@ import dev.agentpay.settlement.domain.Checkpoint;
 import dev.agentpay.settlement.domain.ScanResult;
 import dev.agentpay.settlement.domain.Transfer;
 import dev.agentpay.settlement.repository.DepositRepository;
-import java.time.Duration;
+import io.smallrye.mutiny.Uni;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jboss.logging.Logger;
 
 /**
@@ -30,14 +34,19 @@ import org.jboss.logging.Logger;
  * are gone and publish ones that are new; (2) scan from the checkpoint to the confirmed head in
  * {@code eth_getLogs} ranges of at most {@code maxBlockRange} blocks, halving the range when the
  * provider refuses it.
+ *
+ * <p>A tick is one {@link Uni} pipeline: every RPC call and database step is non-blocking, each step
+ * starting when the one before it answered (the steps depend on each other), so no thread waits for a
+ * chain. Ticks of one chain never overlap (the supervisor runs them one at a time).
  */
 public class EvmScanner {
 
     private static final Logger LOG = Logger.getLogger(EvmScanner.class);
-    private static final Duration DB_TIMEOUT = Duration.ofSeconds(30);
     private static final String SOURCE = "evm-detector";
     /** Addresses back-filled per {@code eth_getLogs} (an OR list in the recipient topic; providers cap its size). */
     private static final int BACKFILL_BATCH = 100;
+    /** Deposit addresses loaded per query. */
+    private static final int LOAD_BATCH = 10_000;
 
     private final ChainTable.Entry chain;
     private final EvmClient rpc;
@@ -45,9 +54,9 @@ public class EvmScanner {
     private final SettlementConfig config;
     private final String token;
     /** Lower-case deposit addresses of this chain; only grows (late and extra payments are still owed). */
-    private final Set<String> addresses = new HashSet<>();
-    private long lastSeq;
-    private int range;
+    private final Set<String> addresses = ConcurrentHashMap.newKeySet();
+    private volatile long lastSeq;
+    private volatile int range;
 
     public EvmScanner(ChainTable.Entry chain, EvmClient rpc, WatcherLedger ledger, SettlementConfig config) {
         this.chain = chain;
@@ -64,17 +73,14 @@ public class EvmScanner {
     }
 
     /** Loads addresses registered since the last tick into the set. */
-    private void learnAddresses() {
-        while (true) {
-            List<DepositRepository.Deposit> fresh = ledger.depositsSince(chain.name(), lastSeq, 10_000).await().atMost(DB_TIMEOUT);
+    private Uni<Void> learnAddresses() {
+        return Loops.whileMore(() -> ledger.depositsSince(chain.name(), lastSeq, LOAD_BATCH).map(fresh -> {
             for (DepositRepository.Deposit d : fresh) {
                 addresses.add(d.address());
                 lastSeq = Math.max(lastSeq, d.seq());
             }
-            if (fresh.size() < 10_000) {
-                return;
-            }
-        }
+            return fresh.size() == LOAD_BATCH;
+        }));
     }
 
     /**
@@ -84,126 +90,191 @@ public class EvmScanner {
      * above the checkpoint (it is not in the set yet), so a payment in those blocks was never seen
      * (FaultIT, 2026-11-25: two polygon payments to addresses registered in the burst after a restart).
      */
-    private int backfill(long checkpoint) {
-        int published = 0;
-        List<DepositRepository.Deposit> todo = ledger.pendingBackfill(chain.name(), lastSeq, BACKFILL_BATCH).await().atMost(DB_TIMEOUT);
-        while (!todo.isEmpty()) {
+    private Uni<Integer> backfill(long checkpoint) {
+        AtomicInteger published = new AtomicInteger();
+        return Loops.whileMore(() -> ledger.pendingBackfill(chain.name(), lastSeq, BACKFILL_BATCH).flatMap(todo -> {
+            if (todo.isEmpty()) {
+                return Uni.createFrom().item(false);
+            }
             long from = todo.stream().mapToLong(DepositRepository.Deposit::backfillFrom).min().orElseThrow();
             List<String> to = todo.stream().map(DepositRepository.Deposit::address).toList();
-            List<Transfer> found = new ArrayList<>();
-            for (long f = from; f <= checkpoint; f += range) {
-                found.addAll(rpc.transfersTo(token, to, f, Math.min(checkpoint, f + range - 1)));
+            return collect(from, checkpoint, (f, t) -> rpc.transfersTo(token, to, f, t))
+                    .flatMap(found -> ledger.commitBackfill(chain.name(), found, todo.stream().map(DepositRepository.Deposit::seq).toList(), SOURCE)
+                            .map(n -> {
+                                published.addAndGet(n);
+                                if (!found.isEmpty()) {
+                                    LOG.infof("%s: back-fill of %d new address(es) from block %d found %d transfer(s)",
+                                            chain.name(), to.size(), from, found.size());
+                                }
+                                return todo.size() == BACKFILL_BATCH;
+                            }));
+        })).map(x -> published.get());
+    }
+
+    /** One range query. */
+    private interface RangeQuery {
+        Uni<List<Transfer>> query(long from, long to);
+    }
+
+    /** Every transfer {@code query} finds in {@code [from, upTo]}, one range of {@code range} blocks after another. */
+    private Uni<List<Transfer>> collect(long from, long upTo, RangeQuery query) {
+        List<Transfer> all = new ArrayList<>();
+        AtomicLong next = new AtomicLong(from);
+        return Loops.whileMore(() -> {
+            long f = next.get();
+            if (f > upTo) {
+                return Uni.createFrom().item(false);
             }
-            published += ledger.commitBackfill(chain.name(), found, todo.stream().map(DepositRepository.Deposit::seq).toList(), SOURCE)
-                    .await().atMost(DB_TIMEOUT);
-            if (!found.isEmpty()) {
-                LOG.infof("%s: back-fill of %d new address(es) from block %d found %d transfer(s)", chain.name(), to.size(), from, found.size());
-            }
-            if (todo.size() < BACKFILL_BATCH) {
-                break;
-            }
-            todo = ledger.pendingBackfill(chain.name(), lastSeq, BACKFILL_BATCH).await().atMost(DB_TIMEOUT);
-        }
-        return published;
+            long t = Math.min(upTo, f + range - 1);
+            return query.query(f, t).map(found -> {
+                all.addAll(found);
+                next.set(t + 1);
+                return true;
+            });
+        }).map(x -> all);
     }
 
     /** The range's transfers whose recipient is a deposit address. */
-    private List<Transfer> ours(long from, long to) {
-        List<Transfer> out = new ArrayList<>();
-        for (Transfer t : rpc.transfers(token, from, to)) {
-            if (t.to() != null && addresses.contains(t.to().toLowerCase(Locale.ROOT))) {
-                out.add(t);
+    private Uni<List<Transfer>> ours(long from, long to) {
+        return rpc.transfers(token, from, to).map(all -> {
+            List<Transfer> out = new ArrayList<>();
+            for (Transfer t : all) {
+                if (t.to() != null && addresses.contains(t.to().toLowerCase(Locale.ROOT))) {
+                    out.add(t);
+                }
             }
-        }
-        return out;
+            return out;
+        });
     }
 
     public String chain() {
         return chain.name();
     }
 
-    /** One tick; returns the number of events published. */
-    public int tick() {
-        long head = rpc.head();
-        long confirmed = head - (chain.confirmations() - 1);
-        Checkpoint cp = ledger.checkpoint(chain.name()).await().atMost(DB_TIMEOUT);
-        int published = 0;
-        if (cp == null) {
-            long start = Math.max(-1, confirmed - config.evm().initialLookback());
-            BlockRef b = start >= 0 ? rpc.block(start) : new BlockRef(-1, null);
-            ledger.commit(new ScanResult(chain.name(), List.of(), List.of(), new Checkpoint(start, b.hash(), null),
-                    b.hash() == null ? List.of() : List.of(b), -1), SOURCE, config.evm().rememberedBlocks()).await().atMost(DB_TIMEOUT);
-            LOG.infof("%s: first start, scanning from block %d", chain.name(), start + 1);
-            cp = new Checkpoint(start, b.hash(), null);
-        } else if (cp.blockHash() != null) {
-            BlockRef now = rpc.block(cp.block());
-            if (now == null || !now.hash().equalsIgnoreCase(cp.blockHash())) {
-                learnAddresses();
-                published += reorg(cp, confirmed);
-                cp = ledger.checkpoint(chain.name()).await().atMost(DB_TIMEOUT);
-            }
+    /** One tick; emits the number of events published. */
+    public Uni<Integer> tick() {
+        return rpc.head().flatMap(head -> {
+            long confirmed = head - (chain.confirmations() - 1);
+            return ledger.checkpoint(chain.name())
+                    .flatMap(cp -> cp == null ? firstStart(confirmed) : checkReorg(cp, confirmed))
+                    .flatMap(start -> learnAddresses()
+                            .flatMap(x -> backfill(start.checkpoint().block()))
+                            .flatMap(n -> scan(start.checkpoint().block() + 1, confirmed).map(m -> start.published() + n + m)));
+        });
+    }
+
+    /** Where a tick's scan starts, and what its reorg handling published. */
+    private record Start(Checkpoint checkpoint, int published) {
+    }
+
+    private Uni<Start> firstStart(long confirmed) {
+        long start = Math.max(-1, confirmed - config.evm().initialLookback());
+        Uni<BlockRef> first = start >= 0 ? rpc.block(start) : Uni.createFrom().item(new BlockRef(-1, null));
+        return first.flatMap(b -> {
+            Checkpoint cp = new Checkpoint(start, b.hash(), null);
+            return ledger.commit(new ScanResult(chain.name(), List.of(), List.of(), cp,
+                            b.hash() == null ? List.of() : List.of(b), -1), SOURCE, config.evm().rememberedBlocks())
+                    .invoke(() -> LOG.infof("%s: first start, scanning from block %d", chain.name(), start + 1))
+                    .replaceWith(new Start(cp, 0));
+        });
+    }
+
+    private Uni<Start> checkReorg(Checkpoint cp, long confirmed) {
+        if (cp.blockHash() == null) {
+            return Uni.createFrom().item(new Start(cp, 0));
         }
-        learnAddresses();
-        published += backfill(cp.block());
-        long from = cp.block() + 1;
-        while (from <= confirmed) {
-            long to = Math.min(confirmed, from + range - 1);
-            List<Transfer> found;
-            try {
-                found = ours(from, to);
-            } catch (EvmClient.RpcException e) {
-                if (range == 1) {
-                    throw e;
+        return rpc.block(cp.block()).flatMap(now -> {
+            if (now != null && now.hash().equalsIgnoreCase(cp.blockHash())) {
+                return Uni.createFrom().item(new Start(cp, 0));
+            }
+            return learnAddresses()
+                    .flatMap(x -> reorg(cp, confirmed))
+                    .flatMap(n -> ledger.checkpoint(chain.name()).map(after -> new Start(after, n)));
+        });
+    }
+
+    /** Scans from {@code from} to the confirmed head, one committed range at a time, halving a refused range. */
+    private Uni<Integer> scan(long from, long confirmed) {
+        AtomicLong next = new AtomicLong(from);
+        AtomicInteger published = new AtomicInteger();
+        return Loops.whileMore(() -> {
+            long f = next.get();
+            if (f > confirmed) {
+                return Uni.createFrom().item(false);
+            }
+            long to = Math.min(confirmed, f + range - 1);
+            return ours(f, to).onItemOrFailure().transformToUni((found, failure) -> {
+                if (failure != null) {
+                    if (!(failure instanceof EvmClient.RpcException) || range == 1) {
+                        return Uni.createFrom().failure(failure);
+                    }
+                    range = Math.max(1, range / 2);
+                    LOG.warnf("%s: eth_getLogs %d..%d refused (%s); range now %d", chain.name(), f, to, failure.getMessage(), range);
+                    return Uni.createFrom().item(true);
                 }
-                range = Math.max(1, range / 2);
-                LOG.warnf("%s: eth_getLogs %d..%d refused (%s); range now %d", chain.name(), from, to, e.getMessage(), range);
-                continue;
+                return rpc.block(to).flatMap(end -> {
+                    if (end == null) {
+                        return Uni.createFrom().item(false); // the head moved back under us: the next tick sees the reorg
+                    }
+                    return ledger.commit(new ScanResult(chain.name(), found, List.of(), new Checkpoint(to, end.hash(), null),
+                            List.of(end), -1), SOURCE, config.evm().rememberedBlocks()).map(n -> {
+                                published.addAndGet(n);
+                                next.set(to + 1);
+                                if (range < chain.maxBlockRange()) {
+                                    range = Math.min(chain.maxBlockRange(), range * 2); // recover after a provider hiccup
+                                }
+                                return true;
+                            });
+                });
+            });
+        }).map(x -> published.get());
+    }
+
+    /** The first remembered block (newest first) the chain still has, or {@code null}. */
+    private Uni<BlockRef> forkPoint(List<BlockRef> remembered) {
+        AtomicInteger i = new AtomicInteger();
+        AtomicReference<BlockRef> fork = new AtomicReference<>();
+        return Loops.whileMore(() -> {
+            if (i.get() >= remembered.size()) {
+                return Uni.createFrom().item(false);
             }
-            BlockRef end = rpc.block(to);
-            if (end == null) {
-                break; // the head moved back under us: the next tick sees the reorg
-            }
-            published += ledger.commit(new ScanResult(chain.name(), found, List.of(), new Checkpoint(to, end.hash(), null),
-                    List.of(end), -1), SOURCE, config.evm().rememberedBlocks()).await().atMost(DB_TIMEOUT);
-            from = to + 1;
-            if (range < chain.maxBlockRange()) {
-                range = Math.min(chain.maxBlockRange(), range * 2); // recover after a provider hiccup
-            }
-        }
-        return published;
+            BlockRef b = remembered.get(i.getAndIncrement());
+            return rpc.block(b.number()).map(now -> {
+                if (now != null && now.hash().equalsIgnoreCase(b.hash())) {
+                    fork.set(b);
+                    return false;
+                }
+                return true;
+            });
+        }).map(x -> fork.get());
     }
 
     /** The checkpoint block changed: rewind to the fork point, retract what vanished, publish what is new. */
-    private int reorg(Checkpoint cp, long confirmed) {
-        List<BlockRef> remembered = ledger.seenBlocks(chain.name(), config.evm().rememberedBlocks()).await().atMost(DB_TIMEOUT);
-        long fork = -1;
-        String forkHash = null;
-        for (BlockRef b : remembered) {
-            BlockRef now = rpc.block(b.number());
-            if (now != null && now.hash().equalsIgnoreCase(b.hash())) {
-                fork = b.number();
-                forkHash = b.hash();
-                break;
-            }
-        }
-        if (fork < 0 && !remembered.isEmpty()) {
-            fork = remembered.get(remembered.size() - 1).number() - 1;
-            LOG.errorf("%s: reorg deeper than the %d remembered blocks; rescanning from %d", chain.name(), remembered.size(), fork + 1);
-            BlockRef b = fork >= 0 ? rpc.block(fork) : null;
-            forkHash = b == null ? null : b.hash();
-        }
-        long upTo = Math.max(fork, confirmed);
-        List<Transfer> found = new ArrayList<>();
-        for (long from = fork + 1; from <= upTo; from += range) {
-            found.addAll(ours(from, Math.min(upTo, from + range - 1)));
-        }
-        Set<String> stillThere = new HashSet<>();
-        found.forEach(t -> stillThere.add(t.id()));
-        List<Transfer> vanished = ledger.liveAbove(chain.name(), fork).await().atMost(DB_TIMEOUT).stream()
-                .filter(t -> !stillThere.contains(t.id())).toList();
-        BlockRef end = upTo == fork ? new BlockRef(fork, forkHash) : rpc.block(upTo);
-        LOG.warnf("%s: reorg below block %d; fork point %d, %d transfer(s) retracted", chain.name(), cp.block(), fork, vanished.size());
-        return ledger.commit(new ScanResult(chain.name(), found, vanished, new Checkpoint(end.number(), end.hash(), null),
-                end.hash() == null ? List.of() : List.of(end), fork), SOURCE, config.evm().rememberedBlocks()).await().atMost(DB_TIMEOUT);
+    private Uni<Integer> reorg(Checkpoint cp, long confirmed) {
+        return ledger.seenBlocks(chain.name(), config.evm().rememberedBlocks()).flatMap(remembered -> forkPoint(remembered)
+                .flatMap(found -> {
+                    if (found != null || remembered.isEmpty()) {
+                        return Uni.createFrom().item(found == null ? new BlockRef(-1, null) : found);
+                    }
+                    long fork = remembered.get(remembered.size() - 1).number() - 1;
+                    LOG.errorf("%s: reorg deeper than the %d remembered blocks; rescanning from %d", chain.name(), remembered.size(), fork + 1);
+                    return fork >= 0 ? rpc.block(fork).map(b -> new BlockRef(fork, b == null ? null : b.hash()))
+                            : Uni.createFrom().item(new BlockRef(fork, null));
+                }))
+                .flatMap(fork -> {
+                    long upTo = Math.max(fork.number(), confirmed);
+                    return collect(fork.number() + 1, upTo, this::ours).flatMap(found -> {
+                        Set<String> stillThere = new HashSet<>();
+                        found.forEach(t -> stillThere.add(t.id()));
+                        Uni<BlockRef> end = upTo == fork.number() ? Uni.createFrom().item(fork) : rpc.block(upTo);
+                        return ledger.liveAbove(chain.name(), fork.number()).flatMap(live -> end.flatMap(e -> {
+                            List<Transfer> vanished = live.stream().filter(t -> !stillThere.contains(t.id())).toList();
+                            LOG.warnf("%s: reorg below block %d; fork point %d, %d transfer(s) retracted",
+                                    chain.name(), cp.block(), fork.number(), vanished.size());
+                            return ledger.commit(new ScanResult(chain.name(), found, vanished, new Checkpoint(e.number(), e.hash(), null),
+                                    e.hash() == null ? List.of() : List.of(e), fork.number()), SOURCE, config.evm().rememberedBlocks());
+                        }));
+                    });
+                });
     }
 }

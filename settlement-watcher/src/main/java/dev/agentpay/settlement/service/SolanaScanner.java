@@ -7,22 +7,24 @@ import dev.agentpay.settlement.config.SettlementConfig;
 import dev.agentpay.settlement.domain.Checkpoint;
 import dev.agentpay.settlement.domain.ScanResult;
 import dev.agentpay.settlement.domain.Transfer;
+import io.smallrye.mutiny.Uni;
 import java.math.BigInteger;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Polls the seller's USDC token account(s) on Solana: new signatures at the configured commitment
  * ({@code finalized} by default) since the last one processed (per token account), each transaction read
  * in {@code jsonParsed}, and every top-level spl-token {@code transfer}/{@code transferChecked} of the USDC
  * mint into that account published with the transaction's spl-memo text. A failed transaction moves no
- * tokens and publishes nothing. Finalized transactions do not roll back, so nothing is retracted.
+ * tokens and publishes nothing. Finalized transactions do not roll back, so nothing is retracted. A tick
+ * is one non-blocking {@link Uni} pipeline (RPC calls and database steps one after another).
  */
 public class SolanaScanner {
 
-    private static final Duration DB_TIMEOUT = Duration.ofSeconds(30);
     private static final String SOURCE = "solana-detector";
 
     private final ChainTable.Entry chain;
@@ -37,48 +39,66 @@ public class SolanaScanner {
         this.config = config;
     }
 
-    public int tick() {
+    /** One tick: every token account of the seller for the mint, one after another; emits the events published. */
+    public Uni<Integer> tick() {
         String owner = chain.paymentAddress().orElseThrow();
-        int published = 0;
-        for (String account : rpc.tokenAccounts(owner, chain.usdcAddress())) {
-            published += scanAccount(owner, account);
-        }
-        return published;
+        return rpc.tokenAccounts(owner, chain.usdcAddress()).flatMap(accounts -> {
+            AtomicInteger published = new AtomicInteger();
+            AtomicInteger next = new AtomicInteger();
+            return Loops.whileMore(() -> next.get() >= accounts.size() ? Uni.createFrom().item(false)
+                    : scanAccount(owner, accounts.get(next.getAndIncrement())).map(n -> {
+                        published.addAndGet(n);
+                        return true;
+                    })).map(x -> published.get());
+        });
     }
 
-    private int scanAccount(String owner, String account) {
+    private Uni<Integer> scanAccount(String owner, String account) {
         String key = "solana/" + account;
-        Checkpoint cp = ledger.checkpoint(key).await().atMost(DB_TIMEOUT);
-        String until = cp == null ? null : cp.cursor();
-        // Newest first, paged backwards down to the cursor; processed oldest first.
+        return ledger.checkpoint(key).flatMap(cp -> signaturesSince(account, cp == null ? null : cp.cursor())).flatMap(sigs -> {
+            if (sigs.isEmpty()) {
+                return Uni.createFrom().item(0);
+            }
+            Collections.reverse(sigs); // processed oldest first
+            List<Transfer> found = new ArrayList<>();
+            AtomicInteger next = new AtomicInteger();
+            return Loops.whileMore(() -> {
+                if (next.get() >= sigs.size()) {
+                    return Uni.createFrom().item(false);
+                }
+                JsonNode s = sigs.get(next.getAndIncrement());
+                if (!s.path("err").isNull() && !s.path("err").isMissingNode()) {
+                    return Uni.createFrom().item(true); // failed transactions move no tokens
+                }
+                String signature = s.path("signature").asText();
+                return rpc.transaction(signature).map(tx -> {
+                    if (tx == null || tx.isNull() || tx.isMissingNode()) {
+                        throw new SolanaClient.RpcException("solana getTransaction: " + signature + " not returned yet");
+                    }
+                    found.addAll(transfers(tx, owner, account));
+                    return true;
+                });
+            }).flatMap(x -> {
+                JsonNode newest = sigs.get(sigs.size() - 1);
+                Checkpoint cursor = new Checkpoint(newest.path("slot").asLong(), null, newest.path("signature").asText());
+                return ledger.commit(new ScanResult(key, found, List.of(), cursor, List.of(), -1), SOURCE, 0);
+            });
+        });
+    }
+
+    /** Signatures touching {@code account} after {@code until}, newest first, paged backwards down to the cursor. */
+    private Uni<List<JsonNode>> signaturesSince(String account, String until) {
         List<JsonNode> sigs = new ArrayList<>();
-        String before = null;
-        while (true) {
-            JsonNode page = rpc.signatures(account, until, before, config.solana().pageSize());
+        AtomicReference<String> before = new AtomicReference<>();
+        int pageSize = config.solana().pageSize();
+        return Loops.whileMore(() -> rpc.signatures(account, until, before.get(), pageSize).map(page -> {
             page.forEach(sigs::add);
-            if (page.size() < config.solana().pageSize()) {
-                break;
+            if (page.size() < pageSize) {
+                return false;
             }
-            before = page.get(page.size() - 1).path("signature").asText();
-        }
-        if (sigs.isEmpty()) {
-            return 0;
-        }
-        Collections.reverse(sigs);
-        List<Transfer> found = new ArrayList<>();
-        for (JsonNode s : sigs) {
-            if (!s.path("err").isNull() && !s.path("err").isMissingNode()) {
-                continue; // failed transactions move no tokens
-            }
-            JsonNode tx = rpc.transaction(s.path("signature").asText());
-            if (tx == null || tx.isNull() || tx.isMissingNode()) {
-                throw new IllegalStateException("transaction " + s.path("signature").asText() + " not returned yet");
-            }
-            found.addAll(transfers(tx, owner, account));
-        }
-        JsonNode newest = sigs.get(sigs.size() - 1);
-        Checkpoint next = new Checkpoint(newest.path("slot").asLong(), null, newest.path("signature").asText());
-        return ledger.commit(new ScanResult(key, found, List.of(), next, List.of(), -1), SOURCE, 0).await().atMost(DB_TIMEOUT);
+            before.set(page.get(page.size() - 1).path("signature").asText());
+            return true;
+        })).map(x -> sigs);
     }
 
     /** USDC transfers into {@code account} in one jsonParsed transaction. */

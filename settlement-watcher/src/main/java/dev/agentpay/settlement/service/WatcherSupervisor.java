@@ -2,27 +2,32 @@ package dev.agentpay.settlement.service;
 
 import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.chains.ChainTable;
+import dev.agentpay.commons.loop.WakeLoop;
 import dev.agentpay.settlement.client.EvmClient;
+import dev.agentpay.settlement.client.SolanaClient;
 import dev.agentpay.settlement.config.SettlementConfig;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.scheduler.Scheduled;
-import io.quarkus.scheduler.Scheduler;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
- * Runs one polling job per watchable chain on Quarkus's scheduler (programmatic jobs, one per chain, a
- * run skipped while the previous one is still going). The scanners are blocking code (web3j and the JDK
- * HTTP client): scheduler jobs run on worker threads, never on the event loop, so a slow chain never
- * delays another nor the service's HTTP and Kafka work. A loop holds no state of its own: stopping and
- * starting one is a restart.
+ * Runs one polling loop per watchable chain: the platform's {@link WakeLoop} woken every
+ * {@code poll-interval} by a Vert.x timer (one tick at a time; a wake during a tick runs one more right
+ * after it). Not Quarkus's scheduler: it runs an interval under one second at most once a second (its
+ * own warning), and the local stack polls every 200 ms. A tick is a non-blocking {@link Uni} pipeline
+ * (RPC calls on Vert.x's web client, database steps on the reactive client): no thread waits for a chain,
+ * so a slow or unreachable chain never delays another nor the service's HTTP and Kafka work. A chain's
+ * ticks run on its own {@link SerialLanes lane}, so a restarted loop never overlaps the step its previous
+ * incarnation still has in flight. A loop holds no state of its own: stopping and starting one is a restart.
  */
 @ApplicationScoped
 public class WatcherSupervisor {
@@ -36,17 +41,17 @@ public class WatcherSupervisor {
     WatcherLedger ledger;
 
     @Inject
-    Scheduler scheduler;
-
-    @Inject
     SettlementConfig config;
 
     @Inject
     SolanaScannerFactory solana;
 
-    private final Map<Chain, String> loops = new ConcurrentHashMap<>();
+    @Inject
+    Vertx vertx;
+
+    private final Map<Chain, WakeLoop> loops = new ConcurrentHashMap<>();
     private final Map<Chain, AutoCloseable> clients = new ConcurrentHashMap<>();
-    private final Map<Chain, Object> locks = new ConcurrentHashMap<>();
+    private final SerialLanes<Chain> lanes = new SerialLanes<>();
 
     void onStart(@Observes StartupEvent ev) {
         if (!config.enabled()) {
@@ -63,7 +68,8 @@ public class WatcherSupervisor {
 
     void onStop(@Observes ShutdownEvent ev) {
         for (Chain c : Chain.values()) {
-            stop(c);
+            // the clients close once a step in flight has ended; nothing waits for it here
+            stop(c).subscribe().with(x -> { }, f -> LOG.debugf("%s: stop: %s", c.value(), f.getMessage()));
         }
     }
 
@@ -73,58 +79,51 @@ public class WatcherSupervisor {
             return;
         }
         ChainTable.Entry e = chains.get(chain);
-        IntSupplier tick;
+        Supplier<Uni<Integer>> tick;
         if (chain.kind() == Chain.Kind.EVM) {
-            EvmClient client = new EvmClient(e.name(), e.rpcUrl().orElseThrow(), config.evm().rpcTimeout());
+            EvmClient client = new EvmClient(vertx, e.name(), e.rpcUrl().orElseThrow(), config.evm().rpcTimeout());
             clients.put(chain, client);
             tick = new EvmScanner(e, client, ledger, config)::tick;
         } else {
-            tick = solana.create(e)::tick;
+            SolanaClient client = solana.client(e);
+            clients.put(chain, client);
+            tick = solana.create(e, client)::tick;
         }
         long every = e.pollInterval().toMillis();
-        Object lock = locks.computeIfAbsent(chain, k -> new Object());
-        String job = "chain-watcher-" + e.name();
-        loops.put(chain, job);
-        scheduler.newJob(job)
-                .setInterval(Duration.ofMillis(every).toString())
-                .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP)
-                .setTask(execution -> {
-            synchronized (lock) {
-            if (!job.equals(loops.get(chain))) {
-                return;
-            }
-            try {
-                int n = tick.getAsInt();
-                if (n > 0) {
-                    LOG.debugf("%s: %d event(s) published", e.name(), n);
-                }
-            } catch (RuntimeException ex) {
-                // The next tick retries from the committed checkpoint; nothing was half-published.
-                LOG.warnf("%s: scan failed, retrying in %d ms: %s", e.name(), every, ex.getMessage());
-            }
-            }
-        }).schedule();
+        WakeLoop loop = new WakeLoop("chain-watcher-" + e.name(), vertx, () -> lanes.run(chain, tick)
+                .invoke(n -> {
+                    if (n > 0) {
+                        LOG.debugf("%s: %d event(s) published", e.name(), n);
+                    }
+                })
+                .replaceWith(false))
+                // the next tick retries from the committed checkpoint; nothing was half-published
+                .onFailure(ex -> LOG.warnf("%s: scan failed, retrying in %d ms: %s", e.name(), every, ex.getMessage()));
+        loops.put(chain, loop);
+        loop.start().every(Duration.ofMillis(every));
         LOG.infof("%s: watching %s every %d ms (%d confirmations)", e.name(),
                 chain.kind() == Chain.Kind.EVM ? "the invoices' deposit addresses" : e.paymentAddress().orElseThrow(), every, e.confirmations());
     }
 
-    /** Stops a chain's loop after its current step (for maintenance and the downtime test). */
-    public synchronized void stop(Chain chain) {
-        String job = loops.remove(chain);
-        if (job != null) {
-            scheduler.unscheduleJob(job);
-            synchronized (locks.computeIfAbsent(chain, k -> new Object())) {
-                // waits for a step in flight to finish; no new one starts once the loop is removed
-            }
+    /**
+     * Stops a chain's loop (for maintenance and the downtime test): no new step starts; completes once the
+     * step in flight, if any, has ended, and its RPC client is closed.
+     */
+    public synchronized Uni<Void> stop(Chain chain) {
+        WakeLoop loop = loops.remove(chain);
+        if (loop != null) {
+            loop.stop();
         }
         AutoCloseable c = clients.remove(chain);
-        if (c != null) {
-            try {
-                c.close();
-            } catch (Exception ignored) {
-                // closing an HTTP client cannot lose data
+        return lanes.idle(chain).invoke(() -> {
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (Exception ignored) {
+                    // closing an HTTP client cannot lose data
+                }
             }
-        }
+        });
     }
 
     public boolean running(Chain chain) {

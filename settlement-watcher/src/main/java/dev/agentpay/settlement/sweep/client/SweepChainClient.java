@@ -1,6 +1,10 @@
 package dev.agentpay.settlement.sweep.client;
 
 import dev.agentpay.settlement.client.EvmClient;
+import dev.agentpay.settlement.client.JsonRpcHttp;
+import dev.agentpay.settlement.client.VertxWeb3jService;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -10,7 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import okhttp3.OkHttpClient;
 import org.web3j.abi.FunctionEncoder;
 import org.web3j.abi.datatypes.Address;
 import org.web3j.abi.datatypes.DynamicArray;
@@ -22,17 +25,18 @@ import org.web3j.crypto.RawTransaction;
 import org.web3j.crypto.TransactionEncoder;
 import org.web3j.protocol.Web3j;
 import org.web3j.protocol.core.DefaultBlockParameterName;
+import org.web3j.protocol.core.Request;
 import org.web3j.protocol.core.Response;
 import org.web3j.protocol.core.methods.request.Transaction;
 import org.web3j.protocol.core.methods.response.Log;
 import org.web3j.protocol.core.methods.response.TransactionReceipt;
-import org.web3j.protocol.http.HttpService;
 import org.web3j.utils.Numeric;
 
 /**
  * One chain's side of sweeping, through web3j: signing {@code DepositFactory.sweep(token, salts)} with
- * the sweeper key, broadcasting it, reading its receipt and the factory's {@code Swept} events. Every
- * failure surfaces as {@link EvmClient.RpcException}; the sweeper decides what to retry.
+ * the sweeper key, broadcasting it, reading its receipt and the factory's {@code Swept} events; each call
+ * a {@link Uni} on the watcher's non-blocking transport. Every failure surfaces as the EVM client's
+ * {@link EvmClient.RpcException} (the same chain's JSON-RPC); the sweeper decides what to retry.
  */
 public class SweepChainClient implements AutoCloseable {
 
@@ -40,17 +44,17 @@ public class SweepChainClient implements AutoCloseable {
     public static final String SWEPT_TOPIC = Hash.sha3String("Swept(bytes32,address,address,uint256)");
 
     private final String chain;
+    private final VertxWeb3jService service;
     private final Web3j web3j;
     private final Credentials sweeper;
     private final long chainId;
 
-    public SweepChainClient(String chain, String rpcUrl, long chainId, String privateKey, Duration timeout) {
+    public SweepChainClient(Vertx vertx, String chain, String rpcUrl, long chainId, String privateKey, Duration timeout) {
         this.chain = chain;
         this.chainId = chainId;
         this.sweeper = Credentials.create(privateKey);
-        OkHttpClient http = new OkHttpClient.Builder()
-                .connectTimeout(timeout).readTimeout(timeout).writeTimeout(timeout).callTimeout(timeout).build();
-        this.web3j = Web3j.build(new HttpService(rpcUrl, http));
+        this.service = new VertxWeb3jService(new JsonRpcHttp(vertx, rpcUrl, timeout));
+        this.web3j = Web3j.build(service);
     }
 
     /** The sweeper's address (pays the gas). */
@@ -64,11 +68,11 @@ public class SweepChainClient implements AutoCloseable {
     }
 
     /** {@code factory.depositAddress(salt)} as the contract computes it (lower case). */
-    public String depositAddress(String factory, byte[] salt) {
+    public Uni<String> depositAddress(String factory, byte[] salt) {
         String data = FunctionEncoder.encode(new Function("depositAddress", List.of(new Bytes32(salt)), List.of()));
-        String word = send(() -> web3j.ethCall(Transaction.createEthCallTransaction(sweeper.getAddress(), factory, data),
-                DefaultBlockParameterName.LATEST).send()).getValue();
-        return "0x" + Numeric.cleanHexPrefix(word).substring(24).toLowerCase(Locale.ROOT);
+        return send(web3j.ethCall(Transaction.createEthCallTransaction(sweeper.getAddress(), factory, data),
+                DefaultBlockParameterName.LATEST))
+                .map(r -> "0x" + Numeric.cleanHexPrefix(r.getValue()).substring(24).toLowerCase(Locale.ROOT));
     }
 
     /** A signed sweep transaction: its hash, nonce and raw bytes (nothing is sent yet). */
@@ -76,40 +80,38 @@ public class SweepChainClient implements AutoCloseable {
     }
 
     /** Signs {@code factory.sweep(token, salts)} with the next nonce, an estimated gas limit (+25 %) and the current gas price. */
-    public Signed signSweep(String factory, String token, List<byte[]> salts) {
+    public Uni<Signed> signSweep(String factory, String token, List<byte[]> salts) {
         String data = FunctionEncoder.encode(new Function("sweep", List.of(new Address(token),
                 new DynamicArray<>(Bytes32.class, salts.stream().map(Bytes32::new).toList())), List.of()));
-        BigInteger nonce = send(() -> web3j.ethGetTransactionCount(sweeper.getAddress(), DefaultBlockParameterName.PENDING).send())
-                .getTransactionCount();
-        BigInteger gasPrice = send(() -> web3j.ethGasPrice().send()).getGasPrice();
-        BigInteger estimate = send(() -> web3j.ethEstimateGas(Transaction.createFunctionCallTransaction(sweeper.getAddress(), nonce,
-                gasPrice, null, factory, data)).send()).getAmountUsed();
-        BigInteger gasLimit = estimate.multiply(BigInteger.valueOf(5)).divide(BigInteger.valueOf(4));
-        RawTransaction tx = RawTransaction.createTransaction(nonce, gasPrice, gasLimit, factory, data);
-        byte[] signed = TransactionEncoder.signMessage(tx, chainId, sweeper);
-        return new Signed(Numeric.toHexString(Hash.sha3(signed)), nonce.longValueExact(), Numeric.toHexString(signed));
+        return send(web3j.ethGetTransactionCount(sweeper.getAddress(), DefaultBlockParameterName.PENDING)).map(r -> r.getTransactionCount())
+                .flatMap(nonce -> send(web3j.ethGasPrice()).map(r -> r.getGasPrice())
+                .flatMap(gasPrice -> send(web3j.ethEstimateGas(Transaction.createFunctionCallTransaction(sweeper.getAddress(), nonce,
+                        gasPrice, null, factory, data))).map(estimate -> {
+                    BigInteger gasLimit = estimate.getAmountUsed().multiply(BigInteger.valueOf(5)).divide(BigInteger.valueOf(4));
+                    RawTransaction tx = RawTransaction.createTransaction(nonce, gasPrice, gasLimit, factory, data);
+                    byte[] signed = TransactionEncoder.signMessage(tx, chainId, sweeper);
+                    return new Signed(Numeric.toHexString(Hash.sha3(signed)), nonce.longValueExact(), Numeric.toHexString(signed));
+                })));
     }
 
     /** Broadcasts a signed transaction; a node that already knows it is not an error. */
-    public void broadcast(String raw) {
-        try {
-            send(() -> web3j.ethSendRawTransaction(raw).send());
-        } catch (EvmClient.RpcException e) {
-            String m = e.getMessage().toLowerCase(Locale.ROOT);
-            if (!m.contains("already known") && !m.contains("already imported")) {
-                throw e;
-            }
-        }
+    public Uni<Void> broadcast(String raw) {
+        return send(web3j.ethSendRawTransaction(raw)).replaceWithVoid()
+                .onFailure(EvmClient.RpcException.class).recoverWithUni(e -> {
+                    String m = e.getMessage().toLowerCase(Locale.ROOT);
+                    return m.contains("already known") || m.contains("already imported")
+                            ? Uni.createFrom().voidItem() : Uni.createFrom().failure(e);
+                });
     }
 
     /** The chain's latest block number. */
-    public long blockNumber() {
-        return send(() -> web3j.ethBlockNumber().send()).getBlockNumber().longValueExact();
+    public Uni<Long> blockNumber() {
+        return send(web3j.ethBlockNumber()).map(r -> r.getBlockNumber().longValueExact());
     }
 
     /** The receipt, once mined. */
-    public Optional<TransactionReceipt> receipt(String txHash) {
-        return send(() -> web3j.ethGetTransactionReceipt(txHash).send()).getTransactionReceipt();
+    public Uni<Optional<TransactionReceipt>> receipt(String txHash) {
+        return send(web3j.ethGetTransactionReceipt(txHash)).map(r -> r.getTransactionReceipt());
     }
 
     /** What each deposit address handed to the treasury in this receipt (the factory's Swept events), lower-case keys. */
@@ -125,8 +127,8 @@ public class SweepChainClient implements AutoCloseable {
         return out;
     }
 
-    private <T extends Response<?>> T send(EvmClient.Call<T> call) {
-        return EvmClient.send(chain, call);
+    private <T extends Response<?>> Uni<T> send(Request<?, T> request) {
+        return EvmClient.send(chain, service, request);
     }
 
     @Override

@@ -2,13 +2,16 @@ package dev.agentpay.settlement.sweep.service;
 
 import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.chains.ChainTable;
+import dev.agentpay.settlement.client.EvmClient;
 import dev.agentpay.settlement.config.SettlementConfig;
+import dev.agentpay.settlement.service.SerialLanes;
 import dev.agentpay.settlement.sweep.client.SweepChainClient;
 import dev.agentpay.settlement.sweep.repository.SweepRepository;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -20,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
@@ -37,13 +41,17 @@ import org.web3j.protocol.core.methods.response.TransactionReceipt;
  * invoice: invoice status is decided by the payments alone. Failures are logged, counted
  * ({@code sweep.batches{outcome=failed}}) and listed at {@code GET /admin/sweeps}; the addresses of a
  * failed sweep are swept again by the next one.
+ *
+ * <p>A round is one non-blocking {@link Uni} pipeline (RPC calls on Vert.x's web client, database steps on
+ * the reactive client); the scheduled method returns it, so no thread waits for a chain. Every chain's
+ * round runs at once, each on its own lane (rounds of one chain never overlap).
  */
 @ApplicationScoped
 public class Sweeper {
 
     private static final Logger LOG = Logger.getLogger(Sweeper.class);
-    private static final Duration DB_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration RECEIPT_WAIT = Duration.ofSeconds(15);
+    private static final Duration RECEIPT_POLL = Duration.ofMillis(200);
     /** At most this many recent confirmed sweeps per chain are re-read for reorgs each round. */
     private static final int REVERIFIED = 100;
 
@@ -66,84 +74,111 @@ public class Sweeper {
     @Inject
     MeterRegistry metrics;
 
+    @Inject
+    Vertx vertx;
+
     private final Map<Chain, SweepChainClient> clients = new ConcurrentHashMap<>();
+    private final SerialLanes<Chain> lanes = new SerialLanes<>();
 
     @Scheduled(every = "${settlement.sweep.interval:PT30S}", delayed = "${settlement.sweep.interval:PT30S}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void scheduled() {
+    Uni<Void> scheduled() {
         if (!config.enabled() || !config.sweep().enabled() || config.sweep().privateKey().filter(k -> !k.isBlank()).isEmpty()) {
-            return;
+            return Uni.createFrom().voidItem();
         }
+        // every chain's round at once, each on its own lane: one chain's RPC down delays no other chain
+        List<Uni<Void>> rounds = new ArrayList<>();
         for (ChainTable.Entry e : chains.all()) {
             if (sweepable(e)) {
-                try {
-                    sweep(e.chain());
-                } catch (RuntimeException ex) {
+                rounds.add(sweep(e.chain()).replaceWithVoid().onFailure().recoverWithUni(ex -> {
                     metrics.counter("sweep.rounds.failed", "chain", e.name()).increment();
                     LOG.errorf("%s: sweep round failed, retried in %s: %s", e.name(), config.sweep().interval(), ex.getMessage());
-                }
+                    return Uni.createFrom().voidItem();
+                }));
             }
         }
+        return rounds.isEmpty() ? Uni.createFrom().voidItem() : Uni.join().all(rounds).andFailFast().replaceWithVoid();
     }
 
     static boolean sweepable(ChainTable.Entry e) {
         return e.chain().kind() == Chain.Kind.EVM && e.watchable() && e.depositFactoryAddress().isPresent();
     }
 
-    /** One round on a chain: settle the open sweep if any, else sweep up to a batch of owed addresses. */
-    public synchronized Round sweep(Chain chain) {
+    /**
+     * One round on a chain: settle the open sweep if any, else sweep up to a batch of owed addresses. Rounds
+     * of one chain run one after another (a round asked for while one runs starts when it has ended).
+     */
+    public Uni<Round> sweep(Chain chain) {
+        return lanes.run(chain, () -> round(chain));
+    }
+
+    private Uni<Round> round(Chain chain) {
         ChainTable.Entry e = chains.get(chain);
         if (!sweepable(e)) {
-            throw new IllegalStateException(chain.value() + " has no RPC URL or deposit factory");
+            return Uni.createFrom().failure(new IllegalStateException(chain.value() + " has no RPC URL or deposit factory"));
         }
         SweepChainClient rpc = client(e);
         String factory = e.depositFactoryAddress().orElseThrow();
-        reverify(e, rpc);
-        List<SweepRepository.Batch> open = ledger.open(pool, e.name()).await().atMost(DB_TIMEOUT);
-        if (!open.isEmpty()) {
-            return resolve(e, rpc, factory, open.get(0));
-        }
-        List<SweepRepository.Owed> owed = ledger.owed(pool, e.name(), config.sweep().batchSize()).await().atMost(DB_TIMEOUT);
-        List<byte[]> salts = new ArrayList<>();
-        List<String> addresses = new ArrayList<>();
-        for (SweepRepository.Owed o : owed) {
-            byte[] salt = SweepChainClient.salt(o.invoiceId());
-            String onChain = rpc.depositAddress(factory, salt);
-            if (!onChain.equals(o.address())) {
-                // invoice-service derived the address under another factory: sweeping would move nothing
-                metrics.counter("sweep.address.mismatch", "chain", e.name()).increment();
-                LOG.errorf("%s: deposit address %s of invoice %s is not factory %s's (%s): not swept, check CHAIN_%s_DEPOSIT_FACTORY_ADDRESS",
-                        e.name(), o.address(), o.invoiceId(), factory, onChain, e.name().toUpperCase(Locale.ROOT));
-                ledger.markUnsweepable(pool, e.name(), o.address(), "not the deposit address of factory " + factory + " for invoice " + o.invoiceId())
-                        .await().atMost(DB_TIMEOUT);
-                continue;
+        return reverify(e, rpc)
+                .flatMap(x -> ledger.open(pool, e.name()))
+                .flatMap(open -> open.isEmpty() ? sweepOwed(e, rpc, factory) : resolve(e, rpc, factory, open.get(0)));
+    }
+
+    /** The owed addresses the factory really derives (a mismatch is recorded as unsweepable), then one sweep of them. */
+    private Uni<Round> sweepOwed(ChainTable.Entry e, SweepChainClient rpc, String factory) {
+        return ledger.owed(pool, e.name(), config.sweep().batchSize()).flatMap(owed -> {
+            List<byte[]> salts = new ArrayList<>();
+            List<String> addresses = new ArrayList<>();
+            Uni<Void> checked = Uni.createFrom().voidItem();
+            for (SweepRepository.Owed o : owed) {
+                byte[] salt = SweepChainClient.salt(o.invoiceId());
+                checked = checked.flatMap(x -> rpc.depositAddress(factory, salt)).flatMap(onChain -> {
+                    if (onChain.equals(o.address())) {
+                        salts.add(salt);
+                        addresses.add(o.address());
+                        return Uni.createFrom().voidItem();
+                    }
+                    // invoice-service derived the address under another factory: sweeping would move nothing
+                    metrics.counter("sweep.address.mismatch", "chain", e.name()).increment();
+                    LOG.errorf("%s: deposit address %s of invoice %s is not factory %s's (%s): not swept, check CHAIN_%s_DEPOSIT_FACTORY_ADDRESS",
+                            e.name(), o.address(), o.invoiceId(), factory, onChain, e.name().toUpperCase(Locale.ROOT));
+                    return ledger.markUnsweepable(pool, e.name(), o.address(),
+                            "not the deposit address of factory " + factory + " for invoice " + o.invoiceId()).replaceWithVoid();
+                });
             }
-            salts.add(salt);
-            addresses.add(o.address());
-        }
-        if (salts.isEmpty()) {
-            return new Round(0, BigInteger.ZERO, null, "nothing_owed");
-        }
-        SweepChainClient.Signed signed = rpc.signSweep(factory, e.usdcAddress(), salts);
+            return checked.flatMap(x -> salts.isEmpty()
+                    ? Uni.createFrom().item(new Round(0, BigInteger.ZERO, null, "nothing_owed"))
+                    : send(e, rpc, factory, salts, addresses));
+        });
+    }
+
+    /** Signs a sweep, records it SENT with its raw bytes, then broadcasts it and waits a little for its receipt. */
+    private Uni<Round> send(ChainTable.Entry e, SweepChainClient rpc, String factory, List<byte[]> salts, List<String> addresses) {
         UUID id = UUID.randomUUID();
-        ledger.recordSent(pool, id, e.name(), signed.txHash(), signed.nonce(), signed.raw(), addresses, Instant.now()).await().atMost(DB_TIMEOUT);
-        LOG.infof("%s: sweep %s of %d address(es) sent as %s", e.name(), id, addresses.size(), signed.txHash());
-        try {
-            rpc.broadcast(signed.raw());
-        } catch (dev.agentpay.settlement.client.EvmClient.RpcException ex) {
-            LOG.warnf("%s: broadcasting sweep %s failed (re-broadcast later): %s", e.name(), id, ex.getMessage());
-            ledger.rebroadcast(pool, id, ex.getMessage(), Instant.now()).await().atMost(DB_TIMEOUT);
-            return new Round(addresses.size(), BigInteger.ZERO, signed.txHash(), "sent");
-        }
-        long deadline = System.nanoTime() + RECEIPT_WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            var receipt = rpc.receipt(signed.txHash());
-            if (receipt.isPresent()) {
-                return finish(e, factory, id, addresses.size(), signed.txHash(), receipt.get());
-            }
-            sleep(200);
-        }
-        return new Round(addresses.size(), BigInteger.ZERO, signed.txHash(), "sent");
+        return rpc.signSweep(factory, e.usdcAddress(), salts).flatMap(signed -> ledger
+                .recordSent(pool, id, e.name(), signed.txHash(), signed.nonce(), signed.raw(), addresses, Instant.now())
+                .invoke(() -> LOG.infof("%s: sweep %s of %d address(es) sent as %s", e.name(), id, addresses.size(), signed.txHash()))
+                .flatMap(x -> rpc.broadcast(signed.raw()).onItemOrFailure().transformToUni((ok, ex) -> {
+                    Round sent = new Round(addresses.size(), BigInteger.ZERO, signed.txHash(), "sent");
+                    if (ex instanceof EvmClient.RpcException) {
+                        LOG.warnf("%s: broadcasting sweep %s failed (re-broadcast later): %s", e.name(), id, ex.getMessage());
+                        return ledger.rebroadcast(pool, id, ex.getMessage(), Instant.now()).replaceWith(sent);
+                    }
+                    if (ex != null) {
+                        return Uni.createFrom().failure(ex);
+                    }
+                    return receiptWithin(rpc, signed.txHash(), RECEIPT_WAIT).flatMap(receipt -> receipt.isPresent()
+                            ? finish(e, factory, id, addresses.size(), signed.txHash(), receipt.get())
+                            : Uni.createFrom().item(sent));
+                })));
+    }
+
+    /** The receipt once mined, asked for every 200 ms for at most {@code wait}; empty when still unmined then. */
+    private static Uni<Optional<TransactionReceipt>> receiptWithin(SweepChainClient rpc, String txHash, Duration wait) {
+        return rpc.receipt(txHash).repeat().withDelay(RECEIPT_POLL).whilst(Optional::isEmpty)
+                .select().first(wait)
+                .collect().last()
+                .map(last -> last == null ? Optional.<TransactionReceipt>empty() : last);
     }
 
     /**
@@ -152,94 +187,101 @@ public class Sweeper {
      * longer mined where it was is reopened (SENT, its amounts out of the ledger) and broadcast again; its
      * money is back at the deposit addresses, and the next round settles it as any open sweep.
      */
-    private void reverify(ChainTable.Entry e, SweepChainClient rpc) {
-        long from = Math.max(0, rpc.blockNumber() - config.evm().rememberedBlocks());
-        for (SweepRepository.Mined m : ledger.minedSince(pool, e.name(), from, REVERIFIED).await().atMost(DB_TIMEOUT)) {
-            var receipt = rpc.receipt(m.txHash());
+    private Uni<Void> reverify(ChainTable.Entry e, SweepChainClient rpc) {
+        return rpc.blockNumber()
+                .flatMap(head -> ledger.minedSince(pool, e.name(), Math.max(0, head - config.evm().rememberedBlocks()), REVERIFIED))
+                .flatMap(mined -> {
+                    Uni<Void> all = Uni.createFrom().voidItem();
+                    for (SweepRepository.Mined m : mined) {
+                        all = all.flatMap(x -> reverify(e, rpc, m));
+                    }
+                    return all;
+                });
+    }
+
+    private Uni<Void> reverify(ChainTable.Entry e, SweepChainClient rpc, SweepRepository.Mined m) {
+        return rpc.receipt(m.txHash()).flatMap(receipt -> {
             if (receipt.isPresent() && m.blockHash().equalsIgnoreCase(receipt.get().getBlockHash())) {
-                continue;
+                return Uni.createFrom().voidItem();
             }
             String reason = "reorg: no longer mined in block " + m.blockNumber() + " (" + m.blockHash() + ")"
                     + receipt.map(r -> ", now in block " + r.getBlockNumber()).orElse("");
-            if (!pool.withTransaction(tx -> ledger.reopen(tx, m.id(), reason, Instant.now())).await().atMost(DB_TIMEOUT)) {
-                continue;
-            }
-            metrics.counter("sweep.batches", "chain", e.name(), "outcome", "reorged").increment();
-            LOG.warnf("%s: sweep %s (%s) %s; reopened and broadcast again", e.name(), m.id(), m.txHash(), reason);
-            if (receipt.isEmpty()) {
-                try {
-                    rpc.broadcast(m.rawTx());
-                } catch (dev.agentpay.settlement.client.EvmClient.RpcException ex) {
-                    LOG.warnf("%s: re-broadcasting reorged sweep %s failed (retried later): %s", e.name(), m.id(), ex.getMessage());
+            return pool.withTransaction(tx -> ledger.reopen(tx, m.id(), reason, Instant.now())).flatMap(reopened -> {
+                if (!reopened) {
+                    return Uni.createFrom().voidItem();
                 }
-            }
-        }
+                metrics.counter("sweep.batches", "chain", e.name(), "outcome", "reorged").increment();
+                LOG.warnf("%s: sweep %s (%s) %s; reopened and broadcast again", e.name(), m.id(), m.txHash(), reason);
+                if (receipt.isPresent()) {
+                    return Uni.createFrom().voidItem();
+                }
+                return rpc.broadcast(m.rawTx()).onFailure(EvmClient.RpcException.class).recoverWithUni(ex -> {
+                    LOG.warnf("%s: re-broadcasting reorged sweep %s failed (retried later): %s", e.name(), m.id(), ex.getMessage());
+                    return Uni.createFrom().voidItem();
+                });
+            });
+        });
     }
 
     /** An open sweep: confirmed or failed once mined; re-broadcast (the same bytes) when it stays unmined. */
-    private Round resolve(ChainTable.Entry e, SweepChainClient rpc, String factory, SweepRepository.Batch b) {
-        var receipt = rpc.receipt(b.txHash());
-        if (receipt.isPresent()) {
-            return finish(e, factory, b.id(), b.addresses().size(), b.txHash(), receipt.get());
-        }
-        if (Duration.between(b.broadcastAt(), Instant.now()).compareTo(config.sweep().rebroadcastAfter()) < 0) {
-            return new Round(b.addresses().size(), BigInteger.ZERO, b.txHash(), "sent");
-        }
-        if (b.attempts() >= config.sweep().maxAttempts()) {
-            // Not mined after every attempt: another transaction may have taken the nonce. The money is
-            // still at the addresses (a sweep that never ran moved nothing); the next sweep takes them.
-            ledger.fail(pool, b.id(), "not mined after " + b.attempts() + " broadcasts", Instant.now()).await().atMost(DB_TIMEOUT);
-            metrics.counter("sweep.batches", "chain", e.name(), "outcome", "failed").increment();
-            LOG.errorf("%s: sweep %s (%s) FAILED: not mined after %d broadcasts", e.name(), b.id(), b.txHash(), b.attempts());
-            return new Round(b.addresses().size(), BigInteger.ZERO, b.txHash(), "failed");
-        }
-        String error = null;
-        try {
-            rpc.broadcast(b.rawTx());
-        } catch (dev.agentpay.settlement.client.EvmClient.RpcException ex) {
-            error = ex.getMessage();
-        }
-        ledger.rebroadcast(pool, b.id(), error, Instant.now()).await().atMost(DB_TIMEOUT);
-        metrics.counter("sweep.batches", "chain", e.name(), "outcome", "rebroadcast").increment();
-        LOG.warnf("%s: sweep %s (%s) re-broadcast (attempt %d)%s", e.name(), b.id(), b.txHash(), b.attempts() + 1,
-                error == null ? "" : ": " + error);
-        return new Round(b.addresses().size(), BigInteger.ZERO, b.txHash(), "sent");
+    private Uni<Round> resolve(ChainTable.Entry e, SweepChainClient rpc, String factory, SweepRepository.Batch b) {
+        return rpc.receipt(b.txHash()).flatMap(receipt -> {
+            if (receipt.isPresent()) {
+                return finish(e, factory, b.id(), b.addresses().size(), b.txHash(), receipt.get());
+            }
+            Round sent = new Round(b.addresses().size(), BigInteger.ZERO, b.txHash(), "sent");
+            if (Duration.between(b.broadcastAt(), Instant.now()).compareTo(config.sweep().rebroadcastAfter()) < 0) {
+                return Uni.createFrom().item(sent);
+            }
+            if (b.attempts() >= config.sweep().maxAttempts()) {
+                // Not mined after every attempt: another transaction may have taken the nonce. The money is
+                // still at the addresses (a sweep that never ran moved nothing); the next sweep takes them.
+                return ledger.fail(pool, b.id(), "not mined after " + b.attempts() + " broadcasts", Instant.now()).map(x -> {
+                    metrics.counter("sweep.batches", "chain", e.name(), "outcome", "failed").increment();
+                    LOG.errorf("%s: sweep %s (%s) FAILED: not mined after %d broadcasts", e.name(), b.id(), b.txHash(), b.attempts());
+                    return new Round(b.addresses().size(), BigInteger.ZERO, b.txHash(), "failed");
+                });
+            }
+            return rpc.broadcast(b.rawTx())
+                    .map(x -> (String) null)
+                    .onFailure(EvmClient.RpcException.class).recoverWithItem(Throwable::getMessage)
+                    .flatMap(error -> ledger.rebroadcast(pool, b.id(), error, Instant.now()).map(x -> {
+                        metrics.counter("sweep.batches", "chain", e.name(), "outcome", "rebroadcast").increment();
+                        LOG.warnf("%s: sweep %s (%s) re-broadcast (attempt %d)%s", e.name(), b.id(), b.txHash(), b.attempts() + 1,
+                                error == null ? "" : ": " + error);
+                        return sent;
+                    }));
+        });
     }
 
-    private Round finish(ChainTable.Entry e, String factory, UUID id, int addresses, String txHash, TransactionReceipt receipt) {
+    private Uni<Round> finish(ChainTable.Entry e, String factory, UUID id, int addresses, String txHash, TransactionReceipt receipt) {
         if (!receipt.isStatusOK()) {
-            ledger.fail(pool, id, "reverted in block " + receipt.getBlockNumber(), Instant.now()).await().atMost(DB_TIMEOUT);
-            metrics.counter("sweep.batches", "chain", e.name(), "outcome", "failed").increment();
-            LOG.errorf("%s: sweep %s (%s) FAILED: reverted; its addresses are swept again next round", e.name(), id, txHash);
-            return new Round(addresses, BigInteger.ZERO, txHash, "failed");
+            return ledger.fail(pool, id, "reverted in block " + receipt.getBlockNumber(), Instant.now()).map(x -> {
+                metrics.counter("sweep.batches", "chain", e.name(), "outcome", "failed").increment();
+                LOG.errorf("%s: sweep %s (%s) FAILED: reverted; its addresses are swept again next round", e.name(), id, txHash);
+                return new Round(addresses, BigInteger.ZERO, txHash, "failed");
+            });
         }
         Map<String, BigInteger> swept = SweepChainClient.swept(receipt, factory);
-        pool.withTransaction(tx -> ledger.confirm(tx, id, e.name(), swept, receipt.getBlockNumber().longValueExact(),
-                receipt.getBlockHash(), Instant.now())).await().atMost(DB_TIMEOUT);
-        BigInteger total = swept.values().stream().reduce(BigInteger.ZERO, BigInteger::add);
-        metrics.counter("sweep.batches", "chain", e.name(), "outcome", "confirmed").increment();
-        metrics.counter("sweep.swept.atomic", "chain", e.name()).increment(total.doubleValue());
-        LOG.infof("%s: sweep %s (%s) confirmed: %s atomic USDC from %d address(es) to the seller wallet", e.name(), id, txHash, total, swept.size());
-        return new Round(addresses, total, txHash, "confirmed");
+        return pool.withTransaction(tx -> ledger.confirm(tx, id, e.name(), swept, receipt.getBlockNumber().longValueExact(),
+                receipt.getBlockHash(), Instant.now())).map(x -> {
+                    BigInteger total = swept.values().stream().reduce(BigInteger.ZERO, BigInteger::add);
+                    metrics.counter("sweep.batches", "chain", e.name(), "outcome", "confirmed").increment();
+                    metrics.counter("sweep.swept.atomic", "chain", e.name()).increment(total.doubleValue());
+                    LOG.infof("%s: sweep %s (%s) confirmed: %s atomic USDC from %d address(es) to the seller wallet",
+                            e.name(), id, txHash, total, swept.size());
+                    return new Round(addresses, total, txHash, "confirmed");
+                });
     }
 
     private SweepChainClient client(ChainTable.Entry e) {
-        return clients.computeIfAbsent(e.chain(), c -> new SweepChainClient(e.name(), e.rpcUrl().orElseThrow(),
+        return clients.computeIfAbsent(e.chain(), c -> new SweepChainClient(vertx, e.name(), e.rpcUrl().orElseThrow(),
                 Long.parseLong(e.networkId()), config.sweep().privateKey().orElseThrow(() -> new IllegalStateException("no SWEEPER_PRIVATE_KEY")),
                 config.evm().rpcTimeout()));
     }
 
     void onStop(@Observes ShutdownEvent ev) {
         clients.values().forEach(SweepChainClient::close);
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(ex);
-        }
     }
 
     /** Per-chain totals of the sweep ledger (the admin view). */
