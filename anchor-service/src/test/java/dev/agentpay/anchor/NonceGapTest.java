@@ -79,6 +79,10 @@ class NonceGapTest {
         return given().get("/q/health/ready").jsonPath().getString("checks.find { it.name == 'anchoring' }.status");
     }
 
+    private static String anchoringStalledReason() {
+        return String.valueOf(given().get("/q/health/ready").jsonPath().getString("checks.find { it.name == 'anchoring' }.data.stalled"));
+    }
+
     @Test
     void aTransactionDroppedFromTheNodesPoolIsSentAgain() {
         rpc().call("evm_setIntervalMining", 0); // hold mining so the transactions sit in the pool
@@ -116,15 +120,29 @@ class NonceGapTest {
         assertThat(ChainView.logsFor(AnchorChainTestResource.contract(), hashA)).hasSize(2);
         double gapsBefore = metric("anchor_nonce_gaps_total");
 
-        // the chain forgets A's transaction (a reset, a lost state file, another RPC provider's view)
-        assertThat(rpc().call("evm_revert", snapshot).asBoolean()).isTrue();
-        assertThat(ChainView.transactionCount(AnvilNode.DEV_ADDRESS_0)).isEqualTo(nonceAtSnapshot);
-        assertThat(ChainView.logsFor(AnchorChainTestResource.contract(), hashA)).isEmpty();
-
-        // B is signed at the next stored nonce, above the chain's: it could never be mined as it is
+        double resentBefore = metric("anchor_nonce_refilled_total", "kind=\"confirmed-tx-again\"");
+        List<MandateEvent> b;
         String hashB = KafkaIo.randomHash();
-        List<MandateEvent> b = publishFlow(hashB);
-        await("readiness did not report the nonce gap").atMost(Duration.ofSeconds(30)).until(() -> "DOWN".equals(anchoringCheck()));
+        // Mining is held while the gap lasts, so the gap (and readiness DOWN) stays until the test lets the
+        // chain go on: healed, the gap closes within a block, a ~4 s DOWN window a poll under load can miss.
+        rpc().call("evm_setIntervalMining", 0);
+        try {
+            // the chain forgets A's transaction (a reset, a lost state file, another RPC provider's view)
+            assertThat(rpc().call("evm_revert", snapshot).asBoolean()).isTrue();
+            assertThat(ChainView.transactionCount(AnvilNode.DEV_ADDRESS_0)).isEqualTo(nonceAtSnapshot);
+            assertThat(ChainView.logsFor(AnchorChainTestResource.contract(), hashA)).isEmpty();
+
+            // B is signed at the next stored nonce, above the chain's: it could never be mined as it is
+            b = publishFlow(hashB);
+            await("readiness did not report the nonce gap").atMost(Duration.ofSeconds(30))
+                    .until(() -> "DOWN".equals(anchoringCheck()) && anchoringStalledReason().contains("nonce"));
+            // healing sends A's confirmed transaction again while the gap lasts; readiness stays DOWN meanwhile
+            await("A's transaction not sent again").atMost(Duration.ofSeconds(30))
+                    .until(() -> metric("anchor_nonce_refilled_total", "kind=\"confirmed-tx-again\"") > resentBefore);
+            assertThat(anchoringCheck()).as("readiness while the chain still lacks the refilled nonces").isEqualTo("DOWN");
+        } finally {
+            rpc().call("evm_setIntervalMining", 1);
+        }
         AnchoringTest.awaitReceipts(b, Duration.ofSeconds(60));
         await("readiness not UP after healing").atMost(Duration.ofSeconds(30)).until(() -> "UP".equals(anchoringCheck()));
         assertThat(metric("anchor_nonce_gaps_total")).isGreaterThan(gapsBefore);

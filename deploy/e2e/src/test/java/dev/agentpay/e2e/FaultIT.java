@@ -1,6 +1,7 @@
 package dev.agentpay.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,7 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
@@ -86,7 +89,7 @@ class FaultIT {
             String spec = Faults.ROUND.get(i % Faults.ROUND.size());
             long due = faultStart + i * interval;
             while (System.currentTimeMillis() < due) {
-                Thread.sleep(100);
+                Thread.sleep(100); // pacing: the schedule spreads the faults over the load's duration (a clock, no condition)
             }
             awaitPreviousRecovered(faults, spec);
             try {
@@ -98,7 +101,7 @@ class FaultIT {
             }
         }
         while (System.currentTimeMillis() < faultStart + duration.toMillis()) {
-            Thread.sleep(200);
+            Thread.sleep(200); // pacing: the load runs for its whole duration after the last fault (a clock, no condition)
         }
         long loadEnd = System.currentTimeMillis();
         load.stop();
@@ -109,16 +112,22 @@ class FaultIT {
 
         // Drain: effects are eventual (anchoring, settlement, webhook retries); check until they converge.
         FaultChecks checks = new FaultChecks(env, load, receiver, faults, start, subscribedAt, paths, sellerBefore);
-        long drainDeadline = System.currentTimeMillis() + drain.toMillis();
-        FaultChecks.Result result;
-        while (true) {
-            result = checks.run();
-            if (result.violations() == 0 || System.currentTimeMillis() > drainDeadline) {
-                break;
-            }
-            System.out.println("[faults] draining: " + result.violations() + " open; " + result.summary());
-            Thread.sleep(10_000);
+        // Checked in this thread, so a check running at the deadline finishes and its result counts.
+        AtomicReference<FaultChecks.Result> last = new AtomicReference<>();
+        try {
+            await("the invariants to hold after the drain").atMost(drain).pollInSameThread()
+                    .pollDelay(Duration.ZERO).pollInterval(Duration.ofSeconds(10)).until(() -> {
+                        FaultChecks.Result r = checks.run();
+                        last.set(r);
+                        if (r.violations() > 0) {
+                            System.out.println("[faults] draining: " + r.violations() + " open; " + r.summary());
+                        }
+                        return r.violations() == 0;
+                    });
+        } catch (ConditionTimeoutException e) {
+            // the last check's violations are the run's result
         }
+        FaultChecks.Result result = last.get();
         long wall = System.currentTimeMillis() - wall0;
         String report = report(env, load, faults, result, duration, count, seed, wall, loadEnd - wall0);
         System.out.println(report);
@@ -132,15 +141,17 @@ class FaultIT {
         assertThat(result.violations()).as("violations:\n" + result.details()).isZero();
     }
 
-    private static void awaitPreviousRecovered(Faults faults, String spec) throws InterruptedException {
+    private static void awaitPreviousRecovered(Faults faults, String spec) {
         String target = Faults.killTarget(spec);
         if (target == null) {
             return;
         }
-        long deadline = System.currentTimeMillis() + 300_000; // as long as Faults waits for a recovery
-        while (System.currentTimeMillis() < deadline
-                && faults.injected.stream().anyMatch(f -> f.target.equals(target) && f.recoveredMs == 0)) {
-            Thread.sleep(200);
+        try {
+            await(target + " back from its previous kill").atMost(Faults.RECOVERY_WAIT).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> faults.injected.stream().noneMatch(f -> f.target.equals(target) && f.recoveredMs == 0));
+        } catch (ConditionTimeoutException e) {
+            System.out.println("[faults] " + e.getMessage() + "; injecting " + spec + " anyway");
         }
     }
 

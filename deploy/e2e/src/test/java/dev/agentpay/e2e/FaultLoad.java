@@ -96,7 +96,7 @@ final class FaultLoad {
                     flowsAbandoned.incrementAndGet();
                     System.out.println("[load] " + name + " flow abandoned: " + e.getMessage());
                 }
-                Calls.sleep(pauseMillis);
+                Calls.sleep(pauseMillis); // pacing: the load's rate per worker (a clock, no condition)
             }
         };
     }
@@ -235,7 +235,7 @@ final class FaultLoad {
                 if (System.nanoTime() > deadline) {
                     throw e;
                 }
-                Calls.sleep(500);
+                Calls.sleep(500); // a wallet's retry pace while the chain is down (the retry itself is the check)
             }
         }
     }

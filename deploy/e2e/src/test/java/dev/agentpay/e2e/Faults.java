@@ -1,5 +1,7 @@
 package dev.agentpay.e2e;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.agentpay.localstack.chain.EvmRpc;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,7 +14,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * The faults: {@code kill -9} of a supervised process (found through the launcher's
@@ -41,6 +45,9 @@ final class Faults {
     /** After a dependency serves again, clients may still meet its effects this long (pools reconnecting). */
     static final long GRACE_MS = 15_000;
 
+    /** How long a killed part may take to serve again (286 s seen under a load average of 60). */
+    static final Duration RECOVERY_WAIT = Duration.ofSeconds(300);
+
     /** One round of the schedule: every service, the broker, PostgreSQL, a payment chain, the facilitator, reorgs, the receiver. */
     static final List<String> ROUND = List.of("kill:mandate-service", "reorg:skale", "kill:invoice-service", "receiver-down",
             "kill:settlement-watcher", "kill:kafka", "kill:anchor-service", "reorg:polygon", "kill:discovery-service",
@@ -62,6 +69,7 @@ final class Faults {
     private final Path pids;
     private final Map<String, String> env;
     private final WebhookReceiver receiver;
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final java.util.Random random;
 
@@ -94,7 +102,7 @@ final class Faults {
             receiver.stop();
             injected.add(f);
             background(() -> {
-                Calls.sleep(3000);
+                Calls.sleep(3000); // the fault's length: the receiver stays down 3 s (a clock, no condition)
                 try {
                     receiver.start();
                     f.recoveredMs = System.currentTimeMillis();
@@ -113,35 +121,45 @@ final class Faults {
 
     /** Waits for a sweep in flight (SENT in the watcher's ledger), then kills the watcher. */
     private Fault killMidSweep() throws Exception {
-        long deadline = System.currentTimeMillis() + SWEEP_WAIT.toMillis();
-        var json = new com.fasterxml.jackson.databind.ObjectMapper();
-        while (System.currentTimeMillis() < deadline) {
-            try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(env.get("SETTLEMENT_WATCHER_URL") + "/admin/sweeps?limit=20"))
-                        .header("x-admin-key", env.get("ADMIN_API_KEY")).timeout(Duration.ofSeconds(3)).GET().build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
-                    for (var sweep : json.readTree(r.body()).path("data").path("sweeps")) {
-                        if ("SENT".equals(sweep.path("state").asText())) {
-                            String what = "sweep " + sweep.path("id").asText() + " on " + sweep.path("chain").asText() + " (" + sweep.path("txHash").asText()
-                                    + ") in flight";
-                            Fault f = kill("settlement-watcher", what);
-                            sweepsHit.add(sweep.path("id").asText());
-                            return f;
-                        }
-                    }
-                }
-            } catch (java.io.IOException e) {
-                // the watcher is not answering yet
-            }
-            Thread.sleep(50);
+        Optional<com.fasterxml.jackson.databind.JsonNode> sent;
+        try {
+            sent = await("a sweep in flight").atMost(SWEEP_WAIT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
+                    .ignoreExceptionsInstanceOf(java.io.IOException.class) // the watcher is not answering yet (refused, timed out: any IOException)
+                    .until(this::sweepInFlight, Optional::isPresent);
+        } catch (ConditionTimeoutException e) {
+            sent = Optional.empty();
+        }
+        if (sent.isPresent()) {
+            var sweep = sent.get();
+            String what = "sweep " + sweep.path("id").asText() + " on " + sweep.path("chain").asText() + " (" + sweep.path("txHash").asText()
+                    + ") in flight";
+            Fault f = kill("settlement-watcher", what);
+            sweepsHit.add(sweep.path("id").asText());
+            return f;
         }
         // none seen (or the watcher is still restarting): kill it once it runs again
-        while (ProcessHandle.of(pid("settlement-watcher")).map(ProcessHandle::isAlive).orElse(false) == false
-                && System.currentTimeMillis() < deadline + 300_000) {
-            Thread.sleep(200);
+        try {
+            await("settlement-watcher running").atMost(RECOVERY_WAIT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+                    .until(() -> ProcessHandle.of(pid("settlement-watcher")).map(ProcessHandle::isAlive).orElse(false));
+        } catch (ConditionTimeoutException e) {
+            // kill() says that it is not running
         }
         return kill("settlement-watcher", "no sweep seen in flight within " + SWEEP_WAIT.toSeconds() + " s");
+    }
+
+    /** A sweep the watcher's ledger shows SENT (signed and broadcast, not yet confirmed), if any. */
+    private Optional<com.fasterxml.jackson.databind.JsonNode> sweepInFlight() throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(env.get("SETTLEMENT_WATCHER_URL") + "/admin/sweeps?limit=20"))
+                .header("x-admin-key", env.get("ADMIN_API_KEY")).timeout(Duration.ofSeconds(3)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() == 200) {
+            for (var sweep : JSON.readTree(r.body()).path("data").path("sweeps")) {
+                if ("SENT".equals(sweep.path("state").asText())) {
+                    return Optional.of(sweep);
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private Fault kill(String name, String why) throws Exception {
@@ -158,20 +176,15 @@ final class Faults {
     }
 
     private void awaitRecovery(Fault f, String name, long oldPid) {
-        long deadline = System.currentTimeMillis() + 300_000;
-        while (System.currentTimeMillis() < deadline) {
-            try {
-                if (pid(name) != oldPid && serves(name)) {
-                    f.recoveredMs = System.currentTimeMillis();
-                    System.out.printf("[faults] %s back after %.1f s%n", name, (f.recoveredMs - f.startMs) / 1000.0);
-                    return;
-                }
-            } catch (Exception e) {
-                // not yet
-            }
-            Calls.sleep(250);
+        try {
+            await(name + " serving again").atMost(RECOVERY_WAIT).pollInterval(Duration.ofMillis(250))
+                    .ignoreExceptions() // not yet: no pid file, connection refused, ...
+                    .until(() -> pid(name) != oldPid && serves(name));
+            f.recoveredMs = System.currentTimeMillis();
+            System.out.printf("[faults] %s back after %.1f s%n", name, (f.recoveredMs - f.startMs) / 1000.0);
+        } catch (ConditionTimeoutException e) {
+            System.out.println("[faults] " + name + " did not come back within " + RECOVERY_WAIT.toSeconds() + " s");
         }
-        System.out.println("[faults] " + name + " did not come back within 300 s");
     }
 
     /** Whether the restarted part answers as it should. */
@@ -223,9 +236,11 @@ final class Faults {
         EvmRpc rpc = new EvmRpc(rpcUrl(chain));
         String snap = rpc.snapshot();
         long from = rpc.blockNumber();
-        long deadline = System.currentTimeMillis() + 15_000;
-        while (rpc.blockNumber() < from + depth && System.currentTimeMillis() < deadline) {
-            Calls.sleep(100);
+        try {
+            await(depth + " blocks on " + chain).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> rpc.blockNumber() >= from + depth);
+        } catch (ConditionTimeoutException e) {
+            // a shallower reorg then: the detail says how many blocks
         }
         long to = rpc.blockNumber();
         Fault f = new Fault("reorg", "anvil-" + chain, System.currentTimeMillis(), (to - from) + " blocks (" + (from + 1) + ".." + to + ")");
@@ -245,12 +260,11 @@ final class Faults {
 
     /** Waits until every killed part serves again. */
     void awaitAllRecovered(Duration timeout) {
-        long deadline = System.currentTimeMillis() + timeout.toMillis();
-        while (System.currentTimeMillis() < deadline) {
-            if (injected.stream().allMatch(f -> f.recoveredMs > 0)) {
-                return;
-            }
-            Calls.sleep(500);
+        try {
+            await("every fault healed").atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(500))
+                    .until(() -> injected.stream().allMatch(f -> f.recoveredMs > 0));
+        } catch (ConditionTimeoutException e) {
+            // the report shows which part did not serve again
         }
     }
 

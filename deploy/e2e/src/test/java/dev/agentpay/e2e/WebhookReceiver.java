@@ -1,9 +1,12 @@
 package dev.agentpay.e2e;
 
+import static org.awaitility.Awaitility.await;
+
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -32,32 +35,28 @@ final class WebhookReceiver {
         this.random = random;
     }
 
-    synchronized void start() throws IOException, InterruptedException {
-        for (int i = 0; ; i++) {
-            try {
-                HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 64);
-                s.setExecutor(Executors.newFixedThreadPool(8));
-                s.createContext("/", ex -> {
-                    ex.getRequestBody().readAllBytes();
-                    String id = ex.getRequestHeaders().getFirst("webhook-id");
-                    String attempt = ex.getRequestHeaders().getFirst("X-Service-Attempt");
-                    // Only first attempts fail on purpose, so a delivery meets at most one deliberate failure.
-                    int code = (attempt == null || attempt.equals("1")) && random.nextDouble() < failShare ? 500 : 200;
-                    deliveries.add(new Delivery(System.currentTimeMillis(), ex.getRequestURI().getPath(), id,
-                            attempt == null ? 0 : Integer.parseInt(attempt), code));
-                    ex.sendResponseHeaders(code, -1);
-                    ex.close();
-                });
-                s.start();
-                server = s;
-                return;
-            } catch (BindException e) {
-                if (i > 100) {
-                    throw e;
-                }
-                Thread.sleep(100);
-            }
-        }
+    /** Listens on the port again (retried while the port from a previous {@link #stop()} is still held). */
+    synchronized void start() {
+        server = await("webhook receiver listening on " + port).atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(100)).ignoreExceptionsInstanceOf(BindException.class).until(this::listen, s -> s != null);
+    }
+
+    private HttpServer listen() throws IOException {
+        HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 64);
+        s.setExecutor(Executors.newFixedThreadPool(8));
+        s.createContext("/", ex -> {
+            ex.getRequestBody().readAllBytes();
+            String id = ex.getRequestHeaders().getFirst("webhook-id");
+            String attempt = ex.getRequestHeaders().getFirst("X-Service-Attempt");
+            // Only first attempts fail on purpose, so a delivery meets at most one deliberate failure.
+            int code = (attempt == null || attempt.equals("1")) && random.nextDouble() < failShare ? 500 : 200;
+            deliveries.add(new Delivery(System.currentTimeMillis(), ex.getRequestURI().getPath(), id,
+                    attempt == null ? 0 : Integer.parseInt(attempt), code));
+            ex.sendResponseHeaders(code, -1);
+            ex.close();
+        });
+        s.start();
+        return s;
     }
 
     /** Closes the port: deliveries meet a refused connection. */
