@@ -4,10 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.cfg.CoercionAction;
-import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
-import com.fasterxml.jackson.databind.type.LogicalType;
 import dev.agentpay.commons.limits.JsonLimits;
+import dev.agentpay.commons.limits.StrictJson;
 import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.mandate.signing.CanonicalJson;
 import io.quarkus.jackson.ObjectMapperCustomizer;
@@ -17,14 +15,14 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 
 /**
- * The JSON encoding of this service's API: how request bodies are read (the rules below, applied to the
- * framework's mapper that binds the request records, by {@link Reading}) and the response bytes that
- * idempotent replays return ({@link #MAPPER}, the same rules on a mapper of its own).
+ * The JSON encoding of this service's API: how request bodies are read (the platform's rules plus
+ * {@link #exact}, applied to the framework's mapper that binds the request records by {@link Reading}) and
+ * the response bytes that idempotent replays return ({@link #MAPPER}, the same rules on a mapper of its own).
  */
 public final class ApiJson {
 
-    /** {@link JsonLimits}' mapper with this service's reading rules ({@link #configure}). */
-    public static final ObjectMapper MAPPER = configure(JsonLimits.newMapper());
+    /** {@link JsonLimits}' mapper with the platform's reading rules ({@link StrictJson}) and this service's ({@link #exact}). */
+    public static final ObjectMapper MAPPER = exact(StrictJson.apply(JsonLimits.newMapper()));
 
     private static final DateTimeFormatter MILLIS = new DateTimeFormatterBuilder().appendInstant(3).toFormatter();
 
@@ -32,33 +30,27 @@ public final class ApiJson {
     }
 
     /**
-     * The reading rules of the mandate API on top of {@link JsonLimits}' (duplicate keys refused at every
-     * depth, number and string limits, well-formed text): decimals read exactly (so {@code terms} reach the
-     * canonical encoding as sent), trailing content and unknown fields refused, a number or boolean where
-     * a string belongs refused rather than turned into text, and nesting up to twice the depth {@code terms}
-     * may have, as the body wraps it (the canonicalizer enforces the terms' own depth).
+     * This service's reading rules on top of the platform's ({@link JsonLimits}: duplicate keys refused at
+     * every depth, number and string limits, well-formed text; {@link StrictJson}: unknown fields, trailing
+     * content and scalar coercion refused): decimals read exactly (so {@code terms} reach the canonical
+     * encoding as sent), and nesting up to twice the depth {@code terms} may have, as the body wraps it (the
+     * canonicalizer enforces the terms' own depth).
      */
-    public static ObjectMapper configure(ObjectMapper m) {
+    static ObjectMapper exact(ObjectMapper m) {
         m.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-                .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
-                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-        m.coercionConfigFor(LogicalType.Textual)
-                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+                .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS);
         m.getFactory().setStreamReadConstraints(m.getFactory().streamReadConstraints().rebuild()
                 .maxNestingDepth(CanonicalJson.MAX_DEPTH * 2).build());
         return m;
     }
 
-    /** Applies {@link #configure} to the framework's mapper, after {@link JsonLimits} (lower priority runs later). */
+    /** Applies {@link #exact} to the framework's mapper, after {@link JsonLimits} (lower priority runs later). */
     @Singleton
     public static class Reading implements ObjectMapperCustomizer {
 
         @Override
         public void customize(ObjectMapper mapper) {
-            configure(mapper);
+            exact(mapper);
         }
 
         @Override

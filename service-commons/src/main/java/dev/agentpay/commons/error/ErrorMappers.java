@@ -1,8 +1,10 @@
 package dev.agentpay.commons.error;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
@@ -13,9 +15,11 @@ import dev.agentpay.commons.limits.WellFormedText;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.lang.reflect.Field;
 import java.util.Collection;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -139,9 +143,10 @@ public class ErrorMappers {
     }
 
     /**
-     * A body that binds to no request record: {@code invalid_body} for its shape (not an object, say), and
-     * {@code validation_error} naming the field (by its JSON path) when one field is at fault: unknown,
-     * of the wrong type (saying which type it must be), or text PostgreSQL cannot store.
+     * A body that binds to no request record: {@code invalid_body} for its shape ("request body must be a JSON
+     * object" when the record is one, as every request body is), and {@code validation_error} naming the field
+     * (by its JSON path) when one field is at fault: unknown, of the wrong type (saying which type it must be),
+     * or text PostgreSQL cannot store.
      */
     private static Response binding(MismatchedInputException e) {
         Response parser = parserError(e.getCause());
@@ -154,7 +159,8 @@ public class ErrorMappers {
                     .collect(Collectors.joining("."));
             return response(400, "validation_error", field + ": " + problem(e));
         }
-        return response(400, "invalid_body", "request body does not have the expected shape");
+        return response(400, "invalid_body", objectShaped(e.getTargetType()) ? "request body must be a JSON object"
+                : "request body does not have the expected shape");
     }
 
     private static String problem(MismatchedInputException e) {
@@ -168,7 +174,11 @@ public class ErrorMappers {
         if (t == null) {
             return "wrong type";
         }
-        if (CharSequence.class.isAssignableFrom(t) || t.isEnum() || t == Character.class || t == char.class) {
+        if (CharSequence.class.isAssignableFrom(t)) {
+            return documentedTimestamp(e.getPath().get(e.getPath().size() - 1)) ? "must be an ISO 8601 timestamp string"
+                    : "must be a string";
+        }
+        if (t.isEnum() || t == Character.class || t == char.class) {
             return "must be a string";
         }
         if (Number.class.isAssignableFrom(t) || (t.isPrimitive() && t != boolean.class)) {
@@ -180,9 +190,32 @@ public class ErrorMappers {
         if (t.isArray() || Collection.class.isAssignableFrom(t) || ArrayNode.class.isAssignableFrom(t)) {
             return "must be an array";
         }
-        if (Map.class.isAssignableFrom(t) || ObjectNode.class.isAssignableFrom(t) || t.isRecord()) {
+        if (objectShaped(t)) {
             return "must be a JSON object";
         }
         return "wrong type";
+    }
+
+    private static boolean objectShaped(Class<?> t) {
+        return t != null && (Map.class.isAssignableFrom(t) || ObjectNode.class.isAssignableFrom(t) || t.isRecord());
+    }
+
+    /**
+     * Whether the field at fault is text its record documents as a timestamp ({@code @Schema(format = "date-time")},
+     * e.g. invoice-service's {@code expiresAt}, mandate-service's {@code expiry}): its refusal says what text it takes.
+     */
+    private static boolean documentedTimestamp(JsonMappingException.Reference at) {
+        Object from = at.getFrom();
+        if (from == null || at.getFieldName() == null) {
+            return false;
+        }
+        for (Field f : (from instanceof Class<?> c ? c : from.getClass()).getDeclaredFields()) {
+            JsonProperty named = f.getAnnotation(JsonProperty.class);
+            if (at.getFieldName().equals(named != null && !named.value().isEmpty() ? named.value() : f.getName())) {
+                Schema schema = f.getAnnotation(Schema.class);
+                return schema != null && "date-time".equals(schema.format());
+            }
+        }
+        return false;
     }
 }

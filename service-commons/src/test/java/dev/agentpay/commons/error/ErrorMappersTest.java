@@ -3,6 +3,7 @@ package dev.agentpay.commons.error;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
@@ -12,6 +13,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.agentpay.commons.limits.JsonLimits;
 import dev.agentpay.commons.limits.LimitMappers;
+import dev.agentpay.commons.limits.StrictJson;
 import dev.agentpay.commons.limits.WellFormedText;
 import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.InternalServerErrorException;
@@ -23,6 +25,7 @@ import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +37,8 @@ class ErrorMappersTest {
 
     private final ErrorMappers mappers = new ErrorMappers();
     private final ObjectMapper json = JsonLimits.newMapper();
+    /** As a service's framework mapper reads request bodies. */
+    private final ObjectMapper strict = StrictJson.apply(JsonLimits.newMapper());
 
     record Terms(String currency, long amount, List<Line> lines) {
     }
@@ -106,7 +111,30 @@ class ErrorMappersTest {
     @Test
     void aShapeWithoutAPathIsDescribedWithoutOne() {
         MismatchedInputException e = catchThrowableOfType(MismatchedInputException.class, () -> json.readValue("[1,2]", Terms.class));
-        assertEnvelope(mappers.mismatched(e), 400, "invalid_body", "request body does not have the expected shape");
+        assertEnvelope(mappers.mismatched(e), 400, "invalid_body", "request body must be a JSON object");
+        MismatchedInputException text = catchThrowableOfType(MismatchedInputException.class, () -> json.readValue("\"x\"", Terms.class));
+        assertEnvelope(mappers.mismatched(text), 400, "invalid_body", "request body must be a JSON object");
+        MismatchedInputException list = catchThrowableOfType(MismatchedInputException.class,
+                () -> json.readValue("{\"a\":1}", new com.fasterxml.jackson.core.type.TypeReference<List<Line>>() { }));
+        assertEnvelope(mappers.mismatched(list), 400, "invalid_body", "request body does not have the expected shape");
+    }
+
+    record Window(@Schema(format = "date-time") String from, @JsonProperty("valid_until") @Schema(format = "date-time") String until,
+            @Schema(format = "email") String note) {
+    }
+
+    @Test
+    void textDocumentedAsATimestampSaysSo() {
+        MismatchedInputException from = catchThrowableOfType(MismatchedInputException.class,
+                () -> strict.readValue("{\"from\":1700000000}", Window.class));
+        assertEnvelope(mappers.mismatched(from), 400, "validation_error", "from: must be an ISO 8601 timestamp string");
+        // named by its JSON name
+        MismatchedInputException until = catchThrowableOfType(MismatchedInputException.class,
+                () -> strict.readValue("{\"valid_until\":true}", Window.class));
+        assertEnvelope(mappers.mismatched(until), 400, "validation_error", "valid_until: must be an ISO 8601 timestamp string");
+        MismatchedInputException note = catchThrowableOfType(MismatchedInputException.class,
+                () -> strict.readValue("{\"note\":1}", Window.class));
+        assertEnvelope(mappers.mismatched(note), 400, "validation_error", "note: must be a string");
     }
 
     @Test
