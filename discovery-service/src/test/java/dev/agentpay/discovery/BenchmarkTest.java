@@ -116,7 +116,11 @@ class BenchmarkTest {
         ObjectNode offsetTime = doc(16).put("run_at", "2026-11-25T21:00:00.123+01:00");
         ObjectNode oneClass = doc(1);
         oneClass.putArray("task_classes").addObject().put("name", "all").put("attempted", 18).put("completed", 1);
-        for (ObjectNode valid : List.of(doc(18), doc(0), integralDecimals, offsetTime, oneClass)) {
+        // the schema allows other members in a task class and at the top (kept there): not refused as unknown fields
+        ObjectNode otherMembers = doc(18);
+        ((ObjectNode) otherMembers.get("task_classes").get(0)).put("note", "warm cache");
+        otherMembers.putObject("harness").put("name", "atrr-harness");
+        for (ObjectNode valid : List.of(doc(18), doc(0), integralDecimals, offsetTime, oneClass, otherMembers)) {
             assertThat(schema.validate(valid)).as("schema-valid: %s", valid).isEmpty();
             given().contentType("application/json").header("x-admin-key", ADMIN).body(valid.toString())
                     .post("/disco/benchmark/publish").then().statusCode(201);

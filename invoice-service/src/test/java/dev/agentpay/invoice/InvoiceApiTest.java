@@ -325,7 +325,8 @@ class InvoiceApiTest {
                 // JSON shape and syntax
                 "[1, 2]|invalid_body|request body must be a JSON object",
                 "\"x\"|invalid_body|request body must be a JSON object",
-                "{\"amount\": 1,|invalid_json|request body is not valid JSON"})
+                "{\"amount\": 1,|invalid_json|request body is not valid JSON",
+                "{\"amount\": 1, \"chain\": \"base\"} {}|invalid_json|request body is not valid JSON"})
         void refusesNamingTheField(String body, String code, String message) {
             refused(post(body), code, message);
         }

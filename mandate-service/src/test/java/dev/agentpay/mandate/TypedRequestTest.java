@@ -64,6 +64,12 @@ class TypedRequestTest {
         refused(partner.as(), dispute, "{\"reason\":[\"r\"]}", "validation_error", "reason: must be a string");
         refused(partner.as(), complete, "{\"triggered_by\":{}}", "validation_error", "triggered_by: must be a string");
         refused(Api.admin(), "/admin/partners", "{\"name\":1.5}", "validation_error", "name: must be a string");
+        // a timestamp field (OpenAPI format date-time) says what text it takes
+        refused(partner.as(), "/v1/mandates", "{\"proposer\":\"p\",\"counterparty\":\"c\",\"scope\":\"s\",\"terms\":{\"a\":1},"
+                + "\"expiry\":1700000000}", "validation_error", "expiry: must be an ISO 8601 timestamp string");
+        // content after the body's object is not JSON
+        refused(partner.as(), dispute, "{\"reason\":\"r\"} x", "invalid_json", "request body is not valid JSON");
+        refused(partner.as(), dispute, "{\"reason\":\"r\"} {}", "invalid_json", "request body is not valid JSON");
         // the spec's own code for a signer that is not one of the two, whatever its type
         refused(partner.as(), sign, "{\"signer\":true,\"signature\":\"ab\"}", "invalid_signer",
                 "signer must be \"proposer\" or \"counterparty\"");
@@ -81,8 +87,8 @@ class TypedRequestTest {
         }
         refused(Api.admin(), "/admin/partners", "", "invalid_json", "request body is required");
         // not an object at all
-        refused(partner.as(), dispute, "[\"r\"]", "invalid_body", "request body does not have the expected shape");
-        refused(partner.as(), dispute, "\"r\"", "invalid_body", "request body does not have the expected shape");
+        refused(partner.as(), dispute, "[\"r\"]", "invalid_body", "request body must be a JSON object");
+        refused(partner.as(), dispute, "\"r\"", "invalid_body", "request body must be a JSON object");
         assertThat(Api.get(m).jsonPath().getString("data.state")).isEqualTo("proposed");
     }
 

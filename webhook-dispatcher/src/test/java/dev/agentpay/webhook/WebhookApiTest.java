@@ -113,6 +113,11 @@ class WebhookApiTest {
                 .body("error.message", equalTo("description: longer than 256 characters"));
         as(p).contentType(ContentType.JSON).post("/v1/webhooks").then().statusCode(400)
                 .body("error.code", equalTo("invalid_json")).body("error.message", equalTo("request body is required"));
+        // the platform's binding rules (commons.limits.StrictJson): unknown fields and wrong JSON types are refused, named
+        as(p).body(Map.of("url", url, "events", ev, "secret", SECRET, "filter", "x")).post("/v1/webhooks").then().statusCode(400)
+                .body("error.code", equalTo("validation_error")).body("error.message", equalTo("filter: unknown field"));
+        as(p).body(Map.of("url", 42, "events", ev, "secret", SECRET)).post("/v1/webhooks").then().statusCode(400)
+                .body("error.code", equalTo("validation_error")).body("error.message", equalTo("url: must be a string"));
         as(p).get("/v1/webhooks").then().statusCode(200).body("data", hasSize(0));
     }
 
@@ -179,6 +184,9 @@ class WebhookApiTest {
                 .body("error.code", equalTo("weak_secret"));
         as(p).body(Map.of("overlapSeconds", 60)).post("/v1/webhooks/" + id + "/rotate-secret").then().statusCode(400)
                 .body("error.code", equalTo("validation_error")).body("error.message", equalTo("secret: required"));
+        as(p).body(Map.of("secret", SECRET + "-next", "overlapSeconds", "60")).post("/v1/webhooks/" + id + "/rotate-secret")
+                .then().statusCode(400).body("error.code", equalTo("validation_error"))
+                .body("error.message", equalTo("overlapSeconds: must be a number"));
         as(p).body(Map.of("secret", SECRET)).post("/v1/webhooks/" + id + "/rotate-secret").then().statusCode(400);
         as(p).body(Map.of("secret", SECRET + "-next", "overlapSeconds", 99_999_999))
                 .post("/v1/webhooks/" + id + "/rotate-secret").then().statusCode(400);
@@ -209,10 +217,17 @@ class WebhookApiTest {
     void deliveryLogValidatesItsParameters() {
         TestPartner p = TestPartners.register(registry);
         String id = Api.subscribe(p, receiver.url("/api-log"), List.of("mandate.proposed"), SECRET);
-        as(p).get("/v1/webhooks/" + id + "/deliveries?status=weird").then().statusCode(400);
-        as(p).get("/v1/webhooks/" + id + "/deliveries?limit=0").then().statusCode(400);
-        as(p).get("/v1/webhooks/" + id + "/deliveries?limit=abc").then().statusCode(400);
+        // the platform's typed query parameters: Bean Validation, then the page range (commons.rest.PageLimit)
+        for (String[] bad : new String[][] {{"status=weird", "status: must be pending, succeeded or failed"},
+                {"status=PENDING", "status: must be pending, succeeded or failed"},
+                {"limit=0", "limit: must be an integer from 1 to 100"}, {"limit=101", "limit: must be an integer from 1 to 100"},
+                {"limit=abc", "limit: must be a whole number"}, {"limit=-1", "limit: must be a whole number"}}) {
+            as(p).get("/v1/webhooks/" + id + "/deliveries?" + bad[0]).then().statusCode(400).body("success", equalTo(false))
+                    .body("error.code", equalTo("validation_error")).body("error.message", equalTo(bad[1]));
+        }
         as(p).get("/v1/webhooks/" + id + "/deliveries").then().statusCode(200).body("data", hasSize(0));
+        as(p).get("/v1/webhooks/" + id + "/deliveries?status=failed&limit=100").then().statusCode(200).body("data", hasSize(0));
+        as(p).get("/v1/webhooks/" + id + "/deliveries?status=&limit= 5 ").then().statusCode(200).body("data", hasSize(0));
         as(p).get("/v1/webhooks/" + id + "/deliveries/" + java.util.UUID.randomUUID()).then().statusCode(404)
                 .body("error.code", equalTo("delivery_not_found"));
         as(p).post("/v1/webhooks/" + id + "/deliveries/" + java.util.UUID.randomUUID() + "/redeliver").then().statusCode(404);

@@ -16,9 +16,10 @@ import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
- * The request bodies of invoice-service, bound by Quarkus REST's Jackson ({@link StrictJson}: unknown fields
- * and wrong JSON types refused, decimals read exactly) and checked by Bean Validation ({@code @Valid}); a
- * refusal is a 400 naming the field ({@link BindingErrors}, {@code commons.validation.ViolationMapper}).
+ * The request bodies of invoice-service, bound by Quarkus REST's Jackson (the platform's
+ * {@code commons.limits.StrictJson}: unknown fields and wrong JSON types refused; decimals read exactly into
+ * {@code BigDecimal}) and checked by Bean Validation ({@code @Valid}); a refusal is a 400 naming the field
+ * ({@code commons.error.ErrorMappers}, {@code commons.validation.ViolationMapper}).
  * Optional text is trimmed and a blank value counts as absent, before validation. Also the x402 answers
  * the OpenAPI document describes.
  */

@@ -153,6 +153,10 @@ public class ErrorMappers {
         if (parser != null) {
             return parser;
         }
+        if (e.getPath().isEmpty() && String.valueOf(e.getOriginalMessage()).startsWith("Trailing token")) {
+            // a value after the document ({"a":1} {}), refused by StrictJson: not one JSON text
+            return response(400, "invalid_json", "request body is not valid JSON");
+        }
         if (!e.getPath().isEmpty()) {
             String field = e.getPath().stream()
                     .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")

@@ -119,6 +119,16 @@ class ErrorMappersTest {
         assertEnvelope(mappers.mismatched(list), 400, "invalid_body", "request body does not have the expected shape");
     }
 
+    @Test
+    void aValueAfterTheDocumentIsInvalidJson() {
+        MismatchedInputException e = catchThrowableOfType(MismatchedInputException.class,
+                () -> strict.readValue("{\"currency\":\"USDC\"} {}", Terms.class));
+        assertEnvelope(mappers.mismatched(e), 400, "invalid_json", "request body is not valid JSON");
+        JsonParseException garbage = catchThrowableOfType(JsonParseException.class,
+                () -> strict.readValue("{\"currency\":\"USDC\"} x", Terms.class));
+        assertEnvelope(mappers.json(garbage), 400, "invalid_json", "request body is not valid JSON");
+    }
+
     record Window(@Schema(format = "date-time") String from, @JsonProperty("valid_until") @Schema(format = "date-time") String until,
             @Schema(format = "email") String note) {
     }

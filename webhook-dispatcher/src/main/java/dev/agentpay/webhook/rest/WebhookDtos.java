@@ -17,7 +17,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * Request and response bodies of the webhook API. Secrets appear in requests, and (their Standard Webhooks
- * form) only in the answer to the request that gave them.
+ * form) only in the answer to the request that gave them. Request bodies are bound by the platform's rules
+ * ({@code commons.limits.StrictJson}: unknown fields and wrong JSON types refused, named by the error mappers).
  */
 public final class WebhookDtos {
 
@@ -29,7 +30,7 @@ public final class WebhookDtos {
     static final String AT_LEAST_ONE_EVENT = "at least one event type required";
     static final String DESCRIPTION_TOO_LONG = "longer than {max} characters";
 
-    @Schema(name = "CreateWebhookRequest")
+    @Schema(name = "CreateWebhookRequest", additionalProperties = Schema.False.class)
     public record CreateRequest(
             @NotBlank(message = REQUIRED) String url,
             @NotEmpty(message = AT_LEAST_ONE_EVENT) List<String> events,
@@ -38,7 +39,7 @@ public final class WebhookDtos {
     }
 
     /** PATCH body: what is sent changes; {@code secret} is only read to refuse it (rotation has its own endpoint). */
-    @Schema(name = "UpdateWebhookRequest")
+    @Schema(name = "UpdateWebhookRequest", additionalProperties = Schema.False.class)
     public record UpdateRequest(
             String url,
             @Size(min = 1, message = AT_LEAST_ONE_EVENT) List<String> events,
@@ -47,7 +48,7 @@ public final class WebhookDtos {
             String secret) {
     }
 
-    @Schema(name = "RotateWebhookSecretRequest")
+    @Schema(name = "RotateWebhookSecretRequest", additionalProperties = Schema.False.class)
     public record RotateRequest(@NotEmpty(message = REQUIRED) String secret, Long overlapSeconds) {
     }
 

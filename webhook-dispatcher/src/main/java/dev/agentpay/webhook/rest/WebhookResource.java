@@ -5,6 +5,7 @@ import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.rest.Envelope;
+import dev.agentpay.commons.rest.PageLimit;
 import dev.agentpay.webhook.domain.EventTypes;
 import dev.agentpay.webhook.domain.Subscription;
 import dev.agentpay.webhook.rest.WebhookDtos.CreateRequest;
@@ -17,6 +18,7 @@ import dev.agentpay.webhook.service.SubscriptionService;
 import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -31,6 +33,7 @@ import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -114,15 +117,15 @@ public class WebhookResource {
 
     @GET
     @Path("{id}/deliveries")
-    public Uni<Envelope<List<DeliveryView>>> deliveries(@PathParam("id") String id, @QueryParam("status") String status,
-            @QueryParam("limit") String limit, @QueryParam("before") String before) {
-        Integer n;
-        try {
-            n = limit == null ? null : Integer.valueOf(limit);
-        } catch (NumberFormatException e) {
-            throw ApiException.invalidField("limit", "1 to 100");
-        }
-        return service.deliveries(partner.id(), uuid(id), status, n, before == null ? null : uuid(before, "delivery_not_found"))
+    public Uni<Envelope<List<DeliveryView>>> deliveries(@PathParam("id") String id,
+            @Parameter(description = "only deliveries in this status") @QueryParam("status")
+            @Pattern(regexp = "\\s*(pending|succeeded|failed)?\\s*", message = "must be pending, succeeded or failed") String status,
+            @Parameter(description = PageLimit.DESCRIPTION + " (50, at most 100)") @QueryParam("limit")
+            @Pattern(regexp = PageLimit.WHOLE_NUMBER, message = PageLimit.NOT_A_WHOLE_NUMBER) String limit,
+            @Parameter(description = "`id` of the last delivery of the previous page") @QueryParam("before") String before) {
+        String only = status == null || status.isBlank() ? null : status.trim();
+        return service.deliveries(partner.id(), uuid(id), only, PageLimit.of(limit, 50, 100),
+                        before == null ? null : uuid(before, "delivery_not_found"))
                 .map(l -> Envelope.of(l.stream().map(d -> DeliveryView.of(d, null)).toList()));
     }
 

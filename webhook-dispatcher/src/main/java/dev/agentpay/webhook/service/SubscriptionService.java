@@ -110,14 +110,8 @@ public class SubscriptionService {
         });
     }
 
-    public Uni<List<Delivery>> deliveries(String partnerId, UUID id, String status, Integer limit, UUID before) {
-        if (status != null && !List.of(Delivery.PENDING, Delivery.SUCCEEDED, Delivery.FAILED).contains(status)) {
-            throw ApiException.invalidField("status", "one of pending, succeeded, failed");
-        }
-        int n = limit == null ? 50 : limit;
-        if (n < 1 || n > 100) {
-            throw ApiException.invalidField("limit", "1 to 100");
-        }
+    /** A page of the subscription's deliveries, newest first ({@code status} and {@code limit} checked by the resource). */
+    public Uni<List<Delivery>> deliveries(String partnerId, UUID id, String status, int limit, UUID before) {
         return get(partnerId, id)
                 .flatMap(s -> before == null ? Uni.createFrom().item((Long) null) : deliveries.seqOf(pool, id, before).map(seq -> {
                     if (seq == null) {
@@ -125,7 +119,7 @@ public class SubscriptionService {
                     }
                     return seq;
                 }))
-                .flatMap(seq -> deliveries.list(pool, id, status, n, seq));
+                .flatMap(seq -> deliveries.list(pool, id, status, limit, seq));
     }
 
     /** A delivery and its attempts. */

@@ -2,6 +2,7 @@ package dev.agentpay.discovery.benchmark.domain;
 
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
@@ -62,8 +63,12 @@ public record BenchmarkPublication(
     static final String INSTANT = "must be an ISO 8601 instant";
     static final String LOGS = "must be a non-empty array of at most " + MAX_LOG_ENTRIES + " log records";
 
-    /** One class of tasks of the run. */
+    /**
+     * One class of tasks of the run. Other members are allowed (the published schema does not close the object)
+     * and not kept, so they are exempt from the platform's refusal of unknown fields ({@code StrictJson}).
+     */
     @Schema(name = "BenchmarkTaskClass")
+    @JsonIgnoreProperties(ignoreUnknown = true)
     public record TaskClass(
             @NotBlank(message = "is required") String name,
             @JsonDeserialize(using = JsonNumber.class) @NotNull(message = COUNT) @Digits(integer = 4, fraction = 0, message = COUNT)
