@@ -133,6 +133,7 @@ class McpTest {
     @Test
     void malformedMessagesAreJsonRpcErrors() {
         rpc("{not json").then().statusCode(400).body("error.code", equalTo(-32700)).body("id", nullValue());
+        rpc("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} {}").then().statusCode(400).body("error.code", equalTo(-32700));
         rpc("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]").then().statusCode(400).body("error.code", equalTo(-32600));
         rpc("{\"id\":1,\"method\":\"ping\"}").then().statusCode(400).body("error.code", equalTo(-32600));
         rpc("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/list\"}").then().statusCode(200)

@@ -79,12 +79,12 @@ public class McpResource {
     }
 
     /**
-     * The platform's reader (limits, duplicate keys refused at every depth) with exact decimals, so an
-     * argument such as {@code "amount": 1e400} is a number the validator and the wrapped service judge,
-     * not an infinite double; text after the one value is refused.
+     * The platform's reader (limits, duplicate keys refused at every depth: {@code JsonLimits}; text after the
+     * one value refused: {@code StrictJson}) with exact decimals, so an argument such as {@code "amount": 1e400}
+     * is a number the validator and the wrapped service judge, not an infinite double.
      */
     private ObjectReader reader() {
-        return mapper.reader().with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS, DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        return mapper.reader().with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     }
 
     @GET
