@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpay.localstack.Ports;
 import java.nio.file.Files;
+import java.time.Duration;
+import org.awaitility.Awaitility;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.ClassOrderer;
@@ -29,16 +31,9 @@ class StackStopIT {
                 LogEvidence.secrets().size()).isEmpty();
         List<Long> children = SharedStack.stop();
         assertThat(children).as("the launcher's processes").isNotEmpty();
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        List<Long> alive = children;
-        while (System.nanoTime() < deadline) {
-            alive = children.stream().filter(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).toList();
-            if (alive.isEmpty()) {
-                break;
-            }
-            Thread.sleep(250);
-        }
-        assertThat(alive).as("processes still running after stop").isEmpty();
+        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+                assertThat(children.stream().filter(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).toList())
+                        .as("processes still running after stop").isEmpty());
         assertThat(Ports.isFree(stack.gatewayPort)).as("gateway port released").isTrue();
         assertThat(Files.exists(stack.stateDir.resolve("launcher.pid"))).isFalse();
         assertThat(env.get("BASE_URL")).endsWith(":" + stack.gatewayPort);

@@ -1,6 +1,7 @@
 package dev.agentpay.invoice.rest;
 
 import dev.agentpay.commons.chains.Chain;
+import dev.agentpay.commons.validation.Violations;
 import dev.agentpay.invoice.config.InvoiceConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -9,6 +10,7 @@ import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
 import jakarta.validation.Payload;
+import java.lang.annotation.Annotation;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -50,23 +52,14 @@ public final class InvoiceConstraints {
         Class<? extends Payload>[] payload() default {};
 
         @ApplicationScoped
-        class Check implements ConstraintValidator<UsdcAmount, BigDecimal> {
-
-            // a provider: Hibernate Validator builds its validators while the application starts, before
-            // configuration mappings can be injected
-            @Inject
-            Provider<InvoiceConfig> config;
-
+        class Check extends ConfiguredCheck<UsdcAmount, BigDecimal> {
             @Override
-            public boolean isValid(BigDecimal v, ConstraintValidatorContext c) {
-                if (v == null) {
-                    return true;
-                }
+            boolean check(BigDecimal v, InvoiceConfig config, ConstraintValidatorContext c) {
                 String problem = v.signum() <= 0 ? "must be greater than 0"
                         : v.stripTrailingZeros().scale() > 6 ? "must have at most 6 decimal places (USDC has 6 decimals)"
-                        : v.compareTo(config.get().maxAmount()) > 0 ? "must not exceed " + config.get().maxAmount().toPlainString()
+                        : v.compareTo(config.maxAmount()) > 0 ? "must not exceed " + config.maxAmount().toPlainString()
                         : null;
-                return problem == null || refuse(c, problem);
+                return problem == null || Violations.refuse(c, problem);
             }
         }
     }
@@ -128,34 +121,40 @@ public final class InvoiceConstraints {
         Class<? extends Payload>[] payload() default {};
 
         @ApplicationScoped
-        class Check implements ConstraintValidator<Deadline, String> {
-
-            // a provider: Hibernate Validator builds its validators while the application starts, before
-            // configuration mappings can be injected
-            @Inject
-            Provider<InvoiceConfig> config;
-
+        class Check extends ConfiguredCheck<Deadline, String> {
             @Override
-            public boolean isValid(String v, ConstraintValidatorContext c) {
-                if (v == null) {
-                    return true;
-                }
+            boolean check(String v, InvoiceConfig config, ConstraintValidatorContext c) {
                 Instant at = instant(v);
                 if (at == null) {
                     return false;
                 }
                 Instant now = Instant.now();
-                var expiry = config.get().expiry();
+                var expiry = config.expiry();
                 if (at.isBefore(now.plus(expiry.minTtl()))) {
-                    return refuse(c, "must be at least " + expiry.minTtl().toSeconds() + " s in the future");
+                    return Violations.refuse(c, "must be at least " + expiry.minTtl().toSeconds() + " s in the future");
                 }
                 if (at.isAfter(now.plus(expiry.maxTtl()))) {
-                    return refuse(c, "must be at most " + expiry.maxTtl().toDays() + " days in the future");
+                    return Violations.refuse(c, "must be at most " + expiry.maxTtl().toDays() + " days in the future");
                 }
                 return true;
             }
         }
+    }
 
+    /** A check of a present value against invoice-service's configuration, read when it validates. */
+    abstract static class ConfiguredCheck<A extends Annotation, T> implements ConstraintValidator<A, T> {
+
+        // a provider: Hibernate Validator builds its validators while the application starts, before
+        // configuration mappings can be injected
+        @Inject
+        Provider<InvoiceConfig> config;
+
+        @Override
+        public boolean isValid(T v, ConstraintValidatorContext c) {
+            return v == null || check(v, config.get(), c);
+        }
+
+        abstract boolean check(T v, InvoiceConfig config, ConstraintValidatorContext c);
     }
 
     /** The instant a deadline names, or {@code null} when it is not an ISO 8601 timestamp with offset. */
@@ -165,13 +164,5 @@ public final class InvoiceConstraints {
         } catch (DateTimeParseException e) {
             return null;
         }
-    }
-
-    /** Replaces the default message with {@code problem} (plain text: no message-template expressions). */
-    static boolean refuse(ConstraintValidatorContext c, String problem) {
-        c.disableDefaultConstraintViolation();
-        c.buildConstraintViolationWithTemplate(problem.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
-                .replace("$", "\\$")).addConstraintViolation();
-        return false;
     }
 }

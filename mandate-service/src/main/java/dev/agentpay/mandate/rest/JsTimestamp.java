@@ -1,5 +1,6 @@
 package dev.agentpay.mandate.rest;
 
+import dev.agentpay.commons.validation.Violations;
 import dev.agentpay.mandate.signing.JsDate;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
@@ -37,7 +38,7 @@ public @interface JsTimestamp {
                 JsDate.parse(value);
                 return true;
             } catch (IllegalArgumentException e) {
-                return Messages.refuse(context, null, "must be an ISO 8601 timestamp with a time zone, for example "
+                return Violations.refuse(context, "must be an ISO 8601 timestamp with a time zone, for example "
                         + "2030-01-31T12:00:00.000Z (" + e.getMessage() + ")");
             }
         }

@@ -2,6 +2,7 @@ package dev.agentpay.mandate.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.limits.WellFormedText;
+import dev.agentpay.commons.validation.Violations;
 import dev.agentpay.mandate.signing.CanonicalJson;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
@@ -54,23 +55,23 @@ public @interface JsonObject {
         @Override
         public boolean isValid(JsonNode node, ConstraintValidatorContext context) {
             if (node == null || node.isNull()) {
-                return !rule.required() || Messages.refuse(context, null, "is required");
+                return !rule.required() || Violations.refuse(context, "is required");
             }
             if (!node.isObject()) {
-                return Messages.refuse(context, null, "must be a JSON object");
+                return Violations.refuse(context, "must be a JSON object");
             }
             if (rule.maxDepth() > 0 && depth(node) > rule.maxDepth()) {
-                return Messages.refuse(context, null, "nests deeper than " + rule.maxDepth() + " levels");
+                return Violations.refuse(context, "nests deeper than " + rule.maxDepth() + " levels");
             }
             if (rule.signed()) {
                 String inexact = CanonicalJson.firstInexactNumber(node);
-                return inexact == null || Messages.refuse(context, inexact, "a number must keep its value through the "
+                return inexact == null || Violations.refuse(context, inexact, "a number must keep its value through the "
                         + "canonical encoding (an IEEE double, as JavaScript's JSON.parse reads it): finite, at most about "
                         + "1.8e308, not below 5e-324 unless 0, and at most 17 significant digits that round-trip; send "
                         + "it as a string");
             }
             String illFormed = WellFormedText.firstIllFormed(node, Set.of());
-            return illFormed == null || Messages.refuse(context, illFormed, WellFormedText.MESSAGE);
+            return illFormed == null || Violations.refuse(context, illFormed, WellFormedText.MESSAGE);
         }
 
         private static int depth(JsonNode n) {

@@ -1,5 +1,6 @@
 package dev.agentpay.mandate.rest;
 
+import dev.agentpay.commons.validation.Violations;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
@@ -39,13 +40,13 @@ public @interface PartyName {
                 int type = Character.getType(cp);
                 if (type == Character.CONTROL || type == Character.FORMAT || type == Character.LINE_SEPARATOR
                         || type == Character.PARAGRAPH_SEPARATOR) {
-                    return Messages.refuse(context, null, String.format("must not contain control, bidi or zero-width "
+                    return Violations.refuse(context, String.format("must not contain control, bidi or zero-width "
                             + "characters (U+%04X at character %d)", cp, s.codePointCount(0, i) + 1));
                 }
                 i += Character.charCount(cp);
             }
             if (!Normalizer.isNormalized(s, Normalizer.Form.NFC)) {
-                return Messages.refuse(context, null, "must be in Unicode normalization form NFC (compose accents: "
+                return Violations.refuse(context, "must be in Unicode normalization form NFC (compose accents: "
                         + "\"é\" as U+00E9, not \"e\" + U+0301)");
             }
             return true;

@@ -60,13 +60,14 @@ public class ChainTable {
     }
 
     private static Entry resolve(Chain c, ChainsConfig.Settings s) {
+        Chain.Defaults d = c.defaults();
         return new Entry(c, s.enabled(),
-                nonBlank(s.networkId()).orElse(c.networkId()),
-                nonBlank(s.usdcAddress()).orElse(c.canonicalUsdc()),
+                nonBlank(s.networkId()).orElse(d.networkId()),
+                nonBlank(s.usdcAddress()).orElse(d.usdcAddress()),
                 nonBlank(s.paymentAddress()),
                 nonBlank(s.rpcUrl()),
-                s.confirmations().orElse(c.defaultConfirmations()),
-                s.pollInterval().orElse(c.defaultPollInterval()),
+                s.confirmations().orElse(d.confirmations()),
+                s.pollInterval().orElse(d.pollInterval()),
                 s.maxBlockRange(),
                 nonBlank(s.depositFactoryAddress()));
     }

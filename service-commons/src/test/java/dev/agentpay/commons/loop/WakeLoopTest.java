@@ -165,11 +165,8 @@ class WakeLoopTest {
         });
     }
 
-    private static void await(java.util.function.BooleanSupplier condition, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("condition not met within " + timeout).isLessThan(deadline);
-            Thread.sleep(5);
-        }
+    /** Awaitility, polling the condition until it holds or the timeout fails the test. */
+    private static void await(java.util.function.BooleanSupplier condition, Duration timeout) {
+        org.awaitility.Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(5)).until(condition::getAsBoolean);
     }
 }

@@ -1,6 +1,7 @@
 package dev.agentpay.commons.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.PlatformEvent;
@@ -158,10 +159,7 @@ class OutboxRelayTest {
         relay.start(null);
         try {
             commit(List.of(event("woken-1"), event("woken-2")));
-            long deadline = System.nanoTime() + T.toNanos();
-            while (sent.size() < 2 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            await().atMost(T).until(() -> sent.size() >= 2);
             assertThat(sent).extracting(Sent::key).containsExactly("woken-1", "woken-2");
         } finally {
             relay.stop(null);

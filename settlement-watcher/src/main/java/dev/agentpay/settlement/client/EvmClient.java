@@ -1,5 +1,6 @@
 package dev.agentpay.settlement.client;
 
+import dev.agentpay.commons.rpc.JsonRpcHttp;
 import dev.agentpay.settlement.domain.BlockRef;
 import dev.agentpay.settlement.domain.Transfer;
 import io.smallrye.mutiny.Uni;
@@ -32,6 +33,9 @@ import org.web3j.utils.Numeric;
  */
 public class EvmClient implements AutoCloseable {
 
+    /** The watcher's chain clients' {@code User-Agent}. */
+    public static final String USER_AGENT = "agentpay-settlement-watcher";
+
     /** {@code Transfer(address indexed from, address indexed to, uint256 value)}. */
     public static final String TRANSFER_TOPIC = EventEncoder.encode(new Event("Transfer", List.of(
             new TypeReference<Address>(true) {
@@ -45,7 +49,7 @@ public class EvmClient implements AutoCloseable {
 
     public EvmClient(Vertx vertx, String chain, String rpcUrl, Duration timeout) {
         this.chain = chain;
-        this.service = new VertxWeb3jService(new JsonRpcHttp(vertx, rpcUrl, timeout));
+        this.service = VertxWeb3jService.to(vertx, rpcUrl, timeout);
         this.web3j = Web3j.build(service);
     }
 

@@ -4,17 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.commons.rpc.JsonRpcException;
+import dev.agentpay.commons.rpc.JsonRpcHttp;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Solana JSON-RPC with Jackson over the watcher's non-blocking transport ({@link JsonRpcHttp}), each call a
- * {@link Uni}. solanaj (1.27.3) is not used here: its
+ * Solana JSON-RPC with Jackson over the platform's non-blocking transport ({@link JsonRpcHttp#call}), each
+ * call a {@link Uni}. solanaj (1.27.3) is not used here: its
  * {@code ConfirmedTransaction} models only the {@code json} encoding (account keys as strings, compiled
  * instructions with base58 data, token balances without owner), so it cannot read the
  * {@code jsonParsed} answers the watcher relies on (parsed spl-token and spl-memo instructions).
@@ -25,13 +25,11 @@ public class SolanaClient implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final JsonRpcHttp http;
-    private final AtomicLong ids = new AtomicLong();
-
     private final String commitment;
 
     public SolanaClient(Vertx vertx, String rpcUrl, Duration timeout, String commitment) {
         this.commitment = commitment;
-        this.http = new JsonRpcHttp(vertx, rpcUrl, timeout);
+        this.http = new JsonRpcHttp(vertx, rpcUrl, timeout, EvmClient.USER_AGENT);
     }
 
     /** The owner's token accounts of this mint. */
@@ -69,35 +67,8 @@ public class SolanaClient implements AutoCloseable {
     }
 
     private Uni<JsonNode> call(String method, ArrayNode params) {
-        ObjectNode req = JSON.createObjectNode().put("jsonrpc", "2.0").put("id", ids.incrementAndGet()).put("method", method);
-        req.set("params", params);
-        return Uni.createFrom().item(() -> bytes(req))
-                .flatMap(http::post)
-                .map(SolanaClient::tree)
-                .onFailure(e -> !(e instanceof RpcException))
-                .transform(e -> new RpcException("solana " + method + ": " + JsonRpcHttp.describe(e), e))
-                .map(body -> {
-                    if (body.has("error")) {
-                        throw new RpcException("solana " + method + ": " + body.get("error"));
-                    }
-                    return body.path("result");
-                });
-    }
-
-    private static byte[] bytes(JsonNode node) {
-        try {
-            return JSON.writeValueAsBytes(node);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    private static JsonNode tree(byte[] body) {
-        try {
-            return JSON.readTree(body);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return http.call(method, params)
+                .onFailure(JsonRpcException.class).transform(e -> new RpcException("solana " + e.getMessage(), e));
     }
 
     @Override

@@ -1,8 +1,11 @@
 package dev.agentpay.settlement.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentpay.commons.rpc.JsonRpcHttp;
 import io.reactivex.Flowable;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.web3j.protocol.ObjectMapperFactory;
 import org.web3j.protocol.Web3jService;
@@ -13,7 +16,7 @@ import org.web3j.protocol.core.Response;
 import org.web3j.protocol.websocket.events.Notification;
 
 /**
- * web3j's requests and response types over the watcher's non-blocking transport ({@link JsonRpcHttp}):
+ * web3j's requests and response types over the platform's non-blocking transport ({@link JsonRpcHttp#post}):
  * web3j builds and decodes the JSON-RPC messages, Vert.x carries them. Only the asynchronous path exists:
  * {@link #call} (a {@link Uni}) and {@link #sendAsync}; the blocking {@code send}, batches and
  * subscriptions are refused, so nothing in the watcher can block on a chain by accident.
@@ -25,6 +28,11 @@ public final class VertxWeb3jService implements Web3jService {
 
     public VertxWeb3jService(JsonRpcHttp http) {
         this.http = http;
+    }
+
+    /** web3j over a transport of its own to {@code rpcUrl}, each call bounded by {@code timeout}. */
+    public static VertxWeb3jService to(Vertx vertx, String rpcUrl, Duration timeout) {
+        return new VertxWeb3jService(new JsonRpcHttp(vertx, rpcUrl, timeout, EvmClient.USER_AGENT));
     }
 
     /** Sends one request; emits its decoded response (which may carry a JSON-RPC error) or a transport failure. */

@@ -39,7 +39,7 @@ import org.jboss.logging.Logger;
  * starting when the one before it answered (the steps depend on each other), so no thread waits for a
  * chain. Ticks of one chain never overlap (the supervisor runs them one at a time).
  */
-public class EvmScanner {
+public class EvmScanner extends ChainScanner<EvmClient> {
 
     private static final Logger LOG = Logger.getLogger(EvmScanner.class);
     private static final String SOURCE = "evm-detector";
@@ -48,10 +48,6 @@ public class EvmScanner {
     /** Deposit addresses loaded per query. */
     private static final int LOAD_BATCH = 10_000;
 
-    private final ChainTable.Entry chain;
-    private final EvmClient rpc;
-    private final WatcherLedger ledger;
-    private final SettlementConfig config;
     private final String token;
     /** Lower-case deposit addresses of this chain; only grows (late and extra payments are still owed). */
     private final Set<String> addresses = ConcurrentHashMap.newKeySet();
@@ -59,10 +55,7 @@ public class EvmScanner {
     private volatile int range;
 
     public EvmScanner(ChainTable.Entry chain, EvmClient rpc, WatcherLedger ledger, SettlementConfig config) {
-        this.chain = chain;
-        this.rpc = rpc;
-        this.ledger = ledger;
-        this.config = config;
+        super(chain, rpc, ledger, config);
         this.token = chain.usdcAddress();
         this.range = Math.max(1, chain.maxBlockRange());
     }
@@ -147,11 +140,7 @@ public class EvmScanner {
         });
     }
 
-    public String chain() {
-        return chain.name();
-    }
-
-    /** One tick; emits the number of events published. */
+    @Override
     public Uni<Integer> tick() {
         return rpc.head().flatMap(head -> {
             long confirmed = head - (chain.confirmations() - 1);

@@ -23,23 +23,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * tokens and publishes nothing. Finalized transactions do not roll back, so nothing is retracted. A tick
  * is one non-blocking {@link Uni} pipeline (RPC calls and database steps one after another).
  */
-public class SolanaScanner {
+public class SolanaScanner extends ChainScanner<SolanaClient> {
 
     private static final String SOURCE = "solana-detector";
 
-    private final ChainTable.Entry chain;
-    private final SolanaClient rpc;
-    private final WatcherLedger ledger;
-    private final SettlementConfig config;
-
     public SolanaScanner(ChainTable.Entry chain, SolanaClient rpc, WatcherLedger ledger, SettlementConfig config) {
-        this.chain = chain;
-        this.rpc = rpc;
-        this.ledger = ledger;
-        this.config = config;
+        super(chain, rpc, ledger, config);
     }
 
     /** One tick: every token account of the seller for the mint, one after another; emits the events published. */
+    @Override
     public Uni<Integer> tick() {
         String owner = chain.paymentAddress().orElseThrow();
         return rpc.tokenAccounts(owner, chain.usdcAddress()).flatMap(accounts -> {

@@ -16,7 +16,6 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -44,13 +43,10 @@ public class WatcherSupervisor {
     SettlementConfig config;
 
     @Inject
-    SolanaScannerFactory solana;
-
-    @Inject
     Vertx vertx;
 
     private final Map<Chain, WakeLoop> loops = new ConcurrentHashMap<>();
-    private final Map<Chain, AutoCloseable> clients = new ConcurrentHashMap<>();
+    private final Map<Chain, ChainScanner<?>> scanners = new ConcurrentHashMap<>();
     private final SerialLanes<Chain> lanes = new SerialLanes<>();
 
     void onStart(@Observes StartupEvent ev) {
@@ -79,18 +75,10 @@ public class WatcherSupervisor {
             return;
         }
         ChainTable.Entry e = chains.get(chain);
-        Supplier<Uni<Integer>> tick;
-        if (chain.kind() == Chain.Kind.EVM) {
-            EvmClient client = new EvmClient(vertx, e.name(), e.rpcUrl().orElseThrow(), config.evm().rpcTimeout());
-            clients.put(chain, client);
-            tick = new EvmScanner(e, client, ledger, config)::tick;
-        } else {
-            SolanaClient client = solana.client(e);
-            clients.put(chain, client);
-            tick = solana.create(e, client)::tick;
-        }
+        ChainScanner<?> scanner = scanner(e);
+        scanners.put(chain, scanner);
         long every = e.pollInterval().toMillis();
-        WakeLoop loop = new WakeLoop("chain-watcher-" + e.name(), vertx, () -> lanes.run(chain, tick)
+        WakeLoop loop = new WakeLoop("chain-watcher-" + e.name(), vertx, () -> lanes.run(chain, scanner::tick)
                 .invoke(n -> {
                     if (n > 0) {
                         LOG.debugf("%s: %d event(s) published", e.name(), n);
@@ -105,20 +93,30 @@ public class WatcherSupervisor {
                 chain.kind() == Chain.Kind.EVM ? "the invoices' deposit addresses" : e.paymentAddress().orElseThrow(), every, e.confirmations());
     }
 
+    /** The chain's scanner with its own RPC client (closed with the scanner). */
+    private ChainScanner<?> scanner(ChainTable.Entry e) {
+        String url = e.rpcUrl().orElseThrow();
+        if (e.chain().kind() == Chain.Kind.EVM) {
+            return new EvmScanner(e, new EvmClient(vertx, e.name(), url, config.evm().rpcTimeout()), ledger, config);
+        }
+        return new SolanaScanner(e, new SolanaClient(vertx, url, config.solana().rpcTimeout(), config.solana().commitment().name()),
+                ledger, config);
+    }
+
     /**
      * Stops a chain's loop (for maintenance and the downtime test): no new step starts; completes once the
-     * step in flight, if any, has ended, and its RPC client is closed.
+     * step in flight, if any, has ended, and its scanner's RPC client is closed.
      */
     public synchronized Uni<Void> stop(Chain chain) {
         WakeLoop loop = loops.remove(chain);
         if (loop != null) {
             loop.stop();
         }
-        AutoCloseable c = clients.remove(chain);
+        ChainScanner<?> scanner = scanners.remove(chain);
         return lanes.idle(chain).invoke(() -> {
-            if (c != null) {
+            if (scanner != null) {
                 try {
-                    c.close();
+                    scanner.close();
                 } catch (Exception ignored) {
                     // closing an HTTP client cannot lose data
                 }

@@ -22,7 +22,6 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -66,8 +65,8 @@ public class BenchmarkService {
 
     void onStart(@Observes StartupEvent ev) {
         store.put(DocumentPaths.BENCHMARK, documents.json(render(List.of())));
-        refresh().onFailure().retry().withBackOff(Duration.ofSeconds(1), Duration.ofSeconds(30)).atMost(20)
-                .subscribe().with(x -> { }, e -> LOG.error("benchmark.json could not be rendered at start", e));
+        // no retry here: the scheduled refresh below runs every 30 s, so a database away at start only delays it
+        refresh().subscribe().with(x -> { }, e -> LOG.warnf("benchmark.json not rendered at start (the schedule retries): %s", e.toString()));
     }
 
     @Scheduled(every = "${discovery.benchmark-refresh:30s}", delayed = "30s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)

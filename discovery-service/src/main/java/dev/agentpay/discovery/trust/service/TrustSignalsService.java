@@ -45,7 +45,10 @@ public class TrustSignalsService {
         // publish zeros at once so the section is never missing; then the real counts
         store.put(DocumentPaths.section(DocumentPaths.TRUST_SIGNALS),
                 documents.json(documents.trustSignals(0, 0, 0, 0, partnerships(), Instant.EPOCH)));
-        rebuild().onFailure().retry().withBackOff(Duration.ofSeconds(1), Duration.ofSeconds(30)).atMost(20)
+        // a database away for minutes at start must not leave the document stale until the next schedule:
+        // retried without limit (each failure logged), like every other pipeline of the platform
+        rebuild().onFailure().invoke(e -> LOG.warnf("trust signals not rendered yet (retrying): %s", e.toString()))
+                .onFailure().retry().withBackOff(Duration.ofSeconds(1), Duration.ofSeconds(30)).indefinitely()
                 .subscribe().with(c -> { }, e -> LOG.error("trust signals could not be rebuilt at start", e));
     }
 

@@ -122,19 +122,7 @@ public class Challenges {
 
     /** A requirement in x402 v1 form (the 402 body, and what the facilitator receives). */
     public static ObjectNode v1(PaymentRequirement r) {
-        ObjectNode n = JSON.createObjectNode();
-        n.put("scheme", r.scheme());
-        n.put("network", r.network());
-        n.put("maxAmountRequired", r.maxAmountRequired());
-        n.put("resource", r.resource());
-        n.put("description", r.description());
-        n.put("mimeType", r.mimeType());
-        n.set("outputSchema", r.outputSchema());
-        n.put("payTo", r.payTo());
-        n.put("maxTimeoutSeconds", r.maxTimeoutSeconds());
-        n.put("asset", r.asset());
-        n.set("extra", r.extra());
-        return n;
+        return JSON.valueToTree(r);
     }
 
     /** A requirement in x402 v2 form (inside {@code PAYMENT-REQUIRED}). */

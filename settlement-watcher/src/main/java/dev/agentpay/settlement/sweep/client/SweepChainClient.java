@@ -1,7 +1,6 @@
 package dev.agentpay.settlement.sweep.client;
 
 import dev.agentpay.settlement.client.EvmClient;
-import dev.agentpay.settlement.client.JsonRpcHttp;
 import dev.agentpay.settlement.client.VertxWeb3jService;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
@@ -53,7 +52,7 @@ public class SweepChainClient implements AutoCloseable {
         this.chain = chain;
         this.chainId = chainId;
         this.sweeper = Credentials.create(privateKey);
-        this.service = new VertxWeb3jService(new JsonRpcHttp(vertx, rpcUrl, timeout));
+        this.service = VertxWeb3jService.to(vertx, rpcUrl, timeout);
         this.web3j = Web3j.build(service);
     }
 

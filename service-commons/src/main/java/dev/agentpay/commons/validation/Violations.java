@@ -1,15 +1,23 @@
-package dev.agentpay.mandate.rest;
+package dev.agentpay.commons.validation;
 
 import jakarta.validation.ConstraintValidatorContext;
 
-/** Builds a constraint violation whose message is computed (it names what was found), not a template. */
-final class Messages {
+/**
+ * A constraint violation whose message is computed (it names what was found), not a template: the
+ * services' own validators answer with it, and {@link ViolationMapper} puts it after the field's name.
+ */
+public final class Violations {
 
-    private Messages() {
+    private Violations() {
+    }
+
+    /** Replaces the default violation by {@code message}; always {@code false} (the value is not valid). */
+    public static boolean refuse(ConstraintValidatorContext context, String message) {
+        return refuse(context, null, message);
     }
 
     /** Replaces the default violation by {@code message}, under the sub-path {@code node} when not null. */
-    static boolean refuse(ConstraintValidatorContext context, String node, String message) {
+    public static boolean refuse(ConstraintValidatorContext context, String node, String message) {
         context.disableDefaultConstraintViolation();
         var builder = context.buildConstraintViolationWithTemplate(literal(message));
         if (node != null) {
@@ -20,8 +28,8 @@ final class Messages {
         return false;
     }
 
-    /** {@code text} as a message template that interpolates to itself. */
-    private static String literal(String text) {
+    /** {@code text} as a message template that interpolates to itself (no parameters, no expressions). */
+    static String literal(String text) {
         StringBuilder out = new StringBuilder(text.length() + 8);
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
