@@ -4,7 +4,6 @@ import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.rest.Envelope;
-import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.commons.rest.PageLimit;
 import dev.agentpay.invoice.domain.InvoiceStatus;
 import dev.agentpay.invoice.domain.InvoiceView;
@@ -31,14 +30,12 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** The Invoice API: create, read, and list the caller's invoices. */
 @Path("/v1/invoices")
 @Produces(MediaType.APPLICATION_JSON)
 @PartnerAuthenticated
-@SecurityRequirement(name = OpenApiContract.API_KEY)
 @Tag(name = "Invoices")
 public class InvoiceResource {
 

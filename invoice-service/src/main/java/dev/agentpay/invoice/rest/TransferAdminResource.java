@@ -2,7 +2,6 @@ package dev.agentpay.invoice.rest;
 
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.rest.Envelope;
-import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.commons.rest.PageLimit;
 import dev.agentpay.invoice.domain.UnmatchedTransfer;
 import dev.agentpay.invoice.service.SettlementService;
@@ -15,7 +14,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
-import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.util.List;
 
@@ -23,7 +21,6 @@ import java.util.List;
 @Path("/admin/transfers")
 @Produces(MediaType.APPLICATION_JSON)
 @AdminOnly
-@SecurityRequirement(name = OpenApiContract.ADMIN_KEY)
 @Tag(name = "Admin: transfers")
 public class TransferAdminResource {
 

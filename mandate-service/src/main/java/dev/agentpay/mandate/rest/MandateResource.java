@@ -3,7 +3,6 @@ package dev.agentpay.mandate.rest;
 import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
 import dev.agentpay.commons.error.ApiException;
-import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.mandate.domain.MandateView;
 import dev.agentpay.mandate.domain.ReceiptView;
 import dev.agentpay.mandate.rest.MandateApi.CreateMandateRequest;
@@ -30,7 +29,6 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
@@ -42,7 +40,6 @@ import org.jboss.resteasy.reactive.RestPath;
  */
 @Path("/v1")
 @PartnerAuthenticated
-@SecurityRequirement(name = OpenApiContract.API_KEY)
 @Tag(name = "Mandates")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)

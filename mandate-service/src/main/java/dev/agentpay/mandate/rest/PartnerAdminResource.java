@@ -1,7 +1,6 @@
 package dev.agentpay.mandate.rest;
 
 import dev.agentpay.commons.auth.AdminOnly;
-import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.mandate.domain.PartnerRules;
 import dev.agentpay.mandate.domain.PartnerView;
 import dev.agentpay.mandate.rest.MandateApi.CreatePartnerRequest;
@@ -25,14 +24,12 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestPath;
 
 /** Operator endpoints ({@code x-admin-key}) that issue, import, rotate, revoke and list partners. */
 @Path("/admin/partners")
 @AdminOnly
-@SecurityRequirement(name = OpenApiContract.ADMIN_KEY)
 @Tag(name = "Admin: partners")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)

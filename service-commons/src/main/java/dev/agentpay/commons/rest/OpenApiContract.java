@@ -28,8 +28,11 @@ import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
  * <ul>
  * <li>Security schemes {@value #API_KEY} ({@code x-api-key}), {@value #ADMIN_KEY} ({@code x-admin-key}),
  * {@value #X402_PAYMENT} ({@code X-PAYMENT}, x402 v1) and {@value #X402_SIGNATURE}
- * ({@code PAYMENT-SIGNATURE}, x402 v2); resources name theirs with {@code @SecurityRequirement}; an
- * operation that names none is public ({@code security: []}).</li>
+ * ({@code PAYMENT-SIGNATURE}, x402 v2). An operation's requirement comes from the annotation that enforces
+ * it: {@link dev.agentpay.commons.auth.PartnerAuthenticated} and {@link dev.agentpay.commons.auth.AdminOnly}
+ * carry {@code @SecurityRequirement}, which SmallRye's scanner reads through them (composed annotations)
+ * on a class or a method; the x402 resources name their payment schemes with {@code @SecurityRequirementsSet}.
+ * An operation that names none is public ({@code security: []}).</li>
  * <li>Every operation documents {@code 400} (bad input; a NUL in any URL) and {@code 500} (and {@code 401}
  * when it requires a credential, {@code 404} when its path names an id, {@code 413} and {@code 415} when it takes a body, {@code 429} always: the rate limiter
  * answers before any resource) with the {@code ErrorBody} schema, unless it documents that status itself.</li>

@@ -2,12 +2,23 @@ package dev.agentpay.commons.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentpay.commons.auth.AdminOnly;
+import dev.agentpay.commons.auth.PartnerAuthenticated;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import io.smallrye.openapi.api.SmallRyeOpenAPI;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import java.util.List;
+import java.util.Map;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.media.Schema.SchemaType;
+import org.eclipse.microprofile.openapi.models.security.SecurityRequirement;
+import org.jboss.jandex.Index;
 import org.junit.jupiter.api.Test;
 
 class OpenApiContractTest {
@@ -64,5 +75,76 @@ class OpenApiContractTest {
         assertThat(api.getComponents().getSecuritySchemes()).containsOnlyKeys(OpenApiContract.API_KEY, OpenApiContract.ADMIN_KEY,
                 OpenApiContract.X402_PAYMENT, OpenApiContract.X402_SIGNATURE);
         assertThat(api.getComponents().getSchemas()).containsKey("ErrorBody");
+    }
+
+    @Path("/keyed")
+    @PartnerAuthenticated
+    static class KeyedResource {
+        @GET
+        public String list() {
+            return "";
+        }
+
+        @POST
+        @Path("{id: [0-9]+}")
+        public String update(@PathParam("id") String id) {
+            return "";
+        }
+    }
+
+    @Path("/admin")
+    @AdminOnly
+    static class AdminResource {
+        @GET
+        public String view() {
+            return "";
+        }
+    }
+
+    @Path("/mixed")
+    static class MixedResource {
+        @GET
+        public String open() {
+            return "";
+        }
+
+        @POST
+        @AdminOnly
+        public String operate() {
+            return "";
+        }
+    }
+
+    /**
+     * The document's security comes from the annotations that enforce it: Quarkus builds the document with
+     * SmallRye's JAX-RS scanner, which reads the {@code @SecurityRequirement} that {@link PartnerAuthenticated}
+     * and {@link AdminOnly} carry (a composed annotation), on a class or on a method.
+     */
+    @Test
+    void theAuthAnnotationsDocumentTheSecurityTheyEnforce() throws Exception {
+        OpenAPI api = SmallRyeOpenAPI.builder()
+                .withConfig(new SmallRyeConfigBuilder().build())
+                .withIndex(Index.of(KeyedResource.class, AdminResource.class, MixedResource.class,
+                        PartnerAuthenticated.class, AdminOnly.class))
+                .enableModelReader(false).enableStandardStaticFiles(false).enableStandardFilter(false)
+                .addFilter(new OpenApiContract())
+                .build().model();
+
+        Map<String, org.eclipse.microprofile.openapi.models.PathItem> paths = api.getPaths().getPathItems();
+        assertThat(paths).containsOnlyKeys("/keyed", "/keyed/{id}", "/admin", "/mixed");
+        assertThat(schemes(paths.get("/keyed").getGET())).containsExactly(List.of(OpenApiContract.API_KEY));
+        assertThat(schemes(paths.get("/keyed/{id}").getPOST())).as("a class-level annotation covers every method")
+                .containsExactly(List.of(OpenApiContract.API_KEY));
+        assertThat(schemes(paths.get("/admin").getGET())).containsExactly(List.of(OpenApiContract.ADMIN_KEY));
+        assertThat(schemes(paths.get("/mixed").getPOST())).as("a method-level annotation secures that method")
+                .containsExactly(List.of(OpenApiContract.ADMIN_KEY));
+        assertThat(paths.get("/mixed").getGET().getSecurity()).as("an unannotated method is public").isEmpty();
+        assertThat(paths.get("/mixed").getGET().getResponses().getAPIResponses()).doesNotContainKey("401");
+        assertThat(paths.get("/mixed").getPOST().getResponses().getAPIResponses()).containsKey("401");
+        assertThat(paths.get("/keyed").getGET().getResponses().getAPIResponses()).containsKey("401");
+    }
+
+    private static List<List<String>> schemes(Operation op) {
+        return op.getSecurity().stream().map(SecurityRequirement::getSchemes).map(s -> List.copyOf(s.keySet())).toList();
     }
 }

@@ -1,6 +1,5 @@
 package dev.agentpay.webhook.rest;
 
-import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
 import dev.agentpay.commons.error.ApiException;
@@ -32,7 +31,6 @@ import java.net.URI;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.util.List;
 import java.util.UUID;
@@ -40,7 +38,6 @@ import java.util.UUID;
 /** Webhook subscriptions and their delivery log, for the partner of the {@code x-api-key}. */
 @Path("/v1/webhooks")
 @PartnerAuthenticated
-@SecurityRequirement(name = OpenApiContract.API_KEY)
 @Tag(name = "Webhooks")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.rest.Envelope;
-import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.discovery.benchmark.domain.BenchmarkPublication;
 import dev.agentpay.discovery.benchmark.service.BenchmarkService;
 import dev.agentpay.discovery.documents.domain.StaticDocument;
@@ -28,7 +27,6 @@ import java.math.BigDecimal;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.util.regex.Pattern;
 
@@ -50,7 +48,6 @@ public class BenchmarkResource {
     @POST
     @Path("publish")
     @AdminOnly
-    @SecurityRequirement(name = OpenApiContract.ADMIN_KEY)
     @APIResponse(responseCode = "201", description = "published", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PublishedView.class)))
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)

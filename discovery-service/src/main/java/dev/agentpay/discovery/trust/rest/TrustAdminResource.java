@@ -2,7 +2,6 @@ package dev.agentpay.discovery.trust.rest;
 
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.rest.Envelope;
-import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.discovery.trust.repository.TrustCounterRepository;
 import dev.agentpay.discovery.trust.service.TrustSignalsService;
 import io.smallrye.mutiny.Uni;
@@ -11,13 +10,11 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Operator trigger of the trust-signal rebuild outside the nightly schedule ({@code x-admin-key}). */
 @Path("/disco/admin/trust-signals/rebuild")
 @AdminOnly
-@SecurityRequirement(name = OpenApiContract.ADMIN_KEY)
 @Tag(name = "Admin: discovery")
 public class TrustAdminResource {
 

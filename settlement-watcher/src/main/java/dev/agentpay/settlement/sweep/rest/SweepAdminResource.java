@@ -2,7 +2,6 @@ package dev.agentpay.settlement.sweep.rest;
 
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.rest.Envelope;
-import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.commons.rest.PageLimit;
 import dev.agentpay.settlement.sweep.repository.SweepRepository;
 import dev.agentpay.settlement.sweep.service.Sweeper;
@@ -15,7 +14,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
-import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.util.List;
 
@@ -27,7 +25,6 @@ import java.util.List;
 @Path("/admin/sweeps")
 @Produces(MediaType.APPLICATION_JSON)
 @AdminOnly
-@SecurityRequirement(name = OpenApiContract.ADMIN_KEY)
 @Tag(name = "Admin: sweeps")
 public class SweepAdminResource {
 
