@@ -24,6 +24,7 @@ public class AnchorMetrics {
     final Counter refilledNoop;
     private final Timer commitToReceipt;
 
+    // A constructor, not @PostConstruct: the meters are the bean's whole state, final fields other beans read.
     @Inject
     public AnchorMetrics(MeterRegistry registry) {
         txSent = registry.counter("anchor.transactions.signed");

@@ -36,6 +36,7 @@ public class ChainTable {
 
     private final List<Entry> entries;
 
+    // A constructor, not @PostConstruct: the table is the bean's whole state, resolved once into a final field.
     @Inject
     public ChainTable(ChainsConfig config) {
         this.entries = Arrays.stream(Chain.values()).map(c -> resolve(c, settings(config, c))).toList();

@@ -12,8 +12,10 @@ import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.ext.web.client.WebClient;
 import io.vertx.mutiny.ext.web.codec.BodyCodec;
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.net.URI;
 import java.util.Map;
 
@@ -29,13 +31,17 @@ public class WebhookHttpClient {
     public record Response(Integer status, String retryAfter, String error) {
     }
 
-    private final WebClient client;
-    private final WebhookConfig config;
-    private final TargetGuard guard;
+    @Inject
+    Vertx vertx;
+    @Inject
+    WebhookConfig config;
+    @Inject
+    TargetGuard guard;
 
-    public WebhookHttpClient(Vertx vertx, WebhookConfig config, TargetGuard guard) {
-        this.config = config;
-        this.guard = guard;
+    private WebClient client;
+
+    @PostConstruct
+    void init() {
         WebClientOptions options = new WebClientOptions()
                 .setUserAgent("agentpay-webhooks/0.1")
                 .setFollowRedirects(false)
@@ -46,7 +52,7 @@ public class WebhookHttpClient {
                 .setMaxPoolSize(config.delivery().maxInFlight())
                 .setTryUseCompression(false)
                 .setVerifyHost(true);
-        this.client = WebClient.create(vertx, options);
+        client = WebClient.create(vertx, options);
     }
 
     @PreDestroy

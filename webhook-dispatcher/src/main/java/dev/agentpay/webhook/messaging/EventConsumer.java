@@ -17,6 +17,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordBatchMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -40,13 +41,10 @@ public class EventConsumer {
     static final Consumer INVOICES = new Consumer("webhook-dispatcher-invoice", Topics.DLT_WEBHOOK_INVOICE_EVENTS);
     static final Consumer PLATFORM = new Consumer("webhook-dispatcher-platform", Topics.DLT_WEBHOOK_PLATFORM_EVENTS);
 
-    private final FanOutService fanOut;
-    private final Consumers consumers;
-
-    public EventConsumer(FanOutService fanOut, Consumers consumers) {
-        this.fanOut = fanOut;
-        this.consumers = consumers;
-    }
+    @Inject
+    FanOutService fanOut;
+    @Inject
+    Consumers consumers;
 
     @Incoming(MANDATE_CHANNEL)
     public Uni<Void> onMandate(List<String> payloads, IncomingKafkaRecordBatchMetadata<String, String> batch) {

@@ -13,10 +13,13 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -41,33 +44,35 @@ public class DeliveryWorker {
 
     private static final Logger LOG = Logger.getLogger(DeliveryWorker.class);
 
-    private final DeliveryRepository deliveries;
-    private final WebhookHttpClient http;
-    private final WebhookConfig config;
-    private final Disabler disabler;
-    private final SuccessRecorder successes;
-    private final Timer latency;
-    private final Timer claimTimer;
-    private final Timer recordTimer;
-    private final MeterRegistry meters;
+    @Inject
+    DeliveryRepository deliveries;
+    @Inject
+    WebhookHttpClient http;
+    @Inject
+    WebhookConfig config;
+    @Inject
+    Disabler disabler;
+    @Inject
+    SuccessRecorder successes;
+    @Inject
+    MeterRegistry meters;
+    @Inject
+    Vertx vertx;
+    @Inject
+    Pool pool;
 
     private final AtomicInteger inFlight = new AtomicInteger();
-    private final WakeLoop loop;
-    private final Pool pool;
+    private Timer latency;
+    private Timer claimTimer;
+    private Timer recordTimer;
+    private WakeLoop loop;
 
-    public DeliveryWorker(DeliveryRepository deliveries, WebhookHttpClient http, WebhookConfig config, Disabler disabler,
-            SuccessRecorder successes, MeterRegistry meters, io.vertx.mutiny.core.Vertx vertx, Pool pool) {
-        this.pool = pool;
-        this.successes = successes;
-        this.deliveries = deliveries;
-        this.http = http;
-        this.config = config;
-        this.disabler = disabler;
-        this.meters = meters;
-        this.latency = Timer.builder("webhook.attempt.latency").publishPercentiles(0.5, 0.99).register(meters);
-        this.claimTimer = Timer.builder("webhook.claim.duration").publishPercentiles(0.5, 0.99).register(meters);
-        this.recordTimer = Timer.builder("webhook.record.duration").publishPercentiles(0.5, 0.99).register(meters);
-        this.loop = new WakeLoop("webhook delivery claim", vertx, this::round)
+    @PostConstruct
+    void init() {
+        latency = Timer.builder("webhook.attempt.latency").publishPercentiles(0.5, 0.99).register(meters);
+        claimTimer = Timer.builder("webhook.claim.duration").publishPercentiles(0.5, 0.99).register(meters);
+        recordTimer = Timer.builder("webhook.record.duration").publishPercentiles(0.5, 0.99).register(meters);
+        loop = new WakeLoop("webhook delivery claim", vertx, this::round)
                 .onFailure(e -> LOG.warnf("delivery claim failed, will retry: %s", e.getMessage()));
     }
 

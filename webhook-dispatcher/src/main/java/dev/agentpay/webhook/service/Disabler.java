@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.UUID;
 import org.jboss.logging.Logger;
@@ -23,15 +24,12 @@ public class Disabler {
 
     private static final Logger LOG = Logger.getLogger(Disabler.class);
 
-    private final SubscriptionRepository subscriptions;
-    private final DeliveryRepository deliveries;
-    private final MeterRegistry meters;
-
-    public Disabler(SubscriptionRepository subscriptions, DeliveryRepository deliveries, MeterRegistry meters) {
-        this.subscriptions = subscriptions;
-        this.deliveries = deliveries;
-        this.meters = meters;
-    }
+    @Inject
+    SubscriptionRepository subscriptions;
+    @Inject
+    DeliveryRepository deliveries;
+    @Inject
+    MeterRegistry meters;
 
     public Uni<Void> disable(SqlClient tx, UUID subscriptionId, String partnerId, String url, String reason) {
         return subscriptions.disable(tx, subscriptionId, reason).flatMap(changed -> {

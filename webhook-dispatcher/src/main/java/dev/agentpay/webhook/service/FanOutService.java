@@ -10,6 +10,7 @@ import dev.agentpay.webhook.repository.DeliveryRepository.FanOutEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,17 +39,14 @@ public class FanOutService {
     public record FanOutResult(int newEvents, int queuedDeliveries) {
     }
 
-    private final DeliveryRepository deliveries;
-    private final DeliveryWorker worker;
-    private final IdempotentConsumer idempotent;
-    private final Pool pool;
-
-    public FanOutService(DeliveryRepository deliveries, DeliveryWorker worker, IdempotentConsumer idempotent, Pool pool) {
-        this.deliveries = deliveries;
-        this.worker = worker;
-        this.idempotent = idempotent;
-        this.pool = pool;
-    }
+    @Inject
+    DeliveryRepository deliveries;
+    @Inject
+    DeliveryWorker worker;
+    @Inject
+    IdempotentConsumer idempotent;
+    @Inject
+    Pool pool;
 
     /**
      * Fans out {@code inputs} in one transaction. {@code broadcast} events go to every subscriber of the

@@ -4,6 +4,7 @@ import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.webhook.config.WebhookConfig;
 import dev.agentpay.webhook.domain.EventTypes;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -28,11 +29,8 @@ public class SubscriptionRules {
     public static final int MAX_URL_LENGTH = 2048;
     public static final int MAX_DESCRIPTION_LENGTH = 256;
 
-    private final WebhookConfig config;
-
-    public SubscriptionRules(WebhookConfig config) {
-        this.config = config;
-    }
+    @Inject
+    WebhookConfig config;
 
     /** Checks the shape of a URL (present: the request record requires it) and returns its host. */
     public String checkUrl(String url) {

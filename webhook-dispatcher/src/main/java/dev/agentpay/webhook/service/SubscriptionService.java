@@ -11,6 +11,7 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -19,24 +20,20 @@ import java.util.UUID;
 @ApplicationScoped
 public class SubscriptionService {
 
-    private final SubscriptionRepository subscriptions;
-    private final DeliveryRepository deliveries;
-    private final SubscriptionRules rules;
-    private final TargetGuard guard;
-    private final WebhookConfig config;
-    private final DeliveryWorker worker;
-    private final Pool pool;
-
-    public SubscriptionService(SubscriptionRepository subscriptions, DeliveryRepository deliveries, SubscriptionRules rules,
-            TargetGuard guard, WebhookConfig config, DeliveryWorker worker, Pool pool) {
-        this.pool = pool;
-        this.subscriptions = subscriptions;
-        this.deliveries = deliveries;
-        this.rules = rules;
-        this.guard = guard;
-        this.config = config;
-        this.worker = worker;
-    }
+    @Inject
+    SubscriptionRepository subscriptions;
+    @Inject
+    DeliveryRepository deliveries;
+    @Inject
+    SubscriptionRules rules;
+    @Inject
+    TargetGuard guard;
+    @Inject
+    WebhookConfig config;
+    @Inject
+    DeliveryWorker worker;
+    @Inject
+    Pool pool;
 
     public Uni<Subscription> create(String partnerId, String url, List<String> events, String secret, String description) {
         String host = rules.checkUrl(url);

@@ -4,9 +4,11 @@ import dev.agentpay.commons.loop.WakeLoop;
 import dev.agentpay.webhook.repository.DeliveryRepository;
 import dev.agentpay.webhook.repository.DeliveryRepository.Success;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.smallrye.mutiny.subscription.UniEmitter;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -27,15 +29,17 @@ public class SuccessRecorder {
     private record Waiting(Success success, UniEmitter<? super Void> done) {
     }
 
-    private final DeliveryRepository deliveries;
+    @Inject
+    DeliveryRepository deliveries;
+    @Inject
+    Pool pool;
+
     private final Queue<Waiting> queue = new ConcurrentLinkedQueue<>();
-    private final WakeLoop loop = new WakeLoop("webhook success recorder", null, this::writeGroup).start();
+    private WakeLoop loop;
 
-    private final Pool pool;
-
-    public SuccessRecorder(DeliveryRepository deliveries, Pool pool) {
-        this.deliveries = deliveries;
-        this.pool = pool;
+    @PostConstruct
+    void init() {
+        loop = new WakeLoop("webhook success recorder", null, this::writeGroup).start();
     }
 
     /** Completes when {@code success} is committed; fails with the group's error. */

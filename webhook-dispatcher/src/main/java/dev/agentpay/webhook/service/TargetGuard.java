@@ -2,6 +2,7 @@ package dev.agentpay.webhook.service;
 
 import dev.agentpay.webhook.config.WebhookConfig;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -26,11 +27,8 @@ public class TargetGuard {
         }
     }
 
-    private final WebhookConfig config;
-
-    public TargetGuard(WebhookConfig config) {
-        this.config = config;
-    }
+    @Inject
+    WebhookConfig config;
 
     public boolean privateTargetsAllowed() {
         return config.allowPrivateTargets();

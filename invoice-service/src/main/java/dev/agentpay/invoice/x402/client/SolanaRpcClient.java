@@ -36,6 +36,7 @@ public class SolanaRpcClient {
 
     private final JsonRpcEndpoints endpoints;
 
+    // A constructor, not @PostConstruct: the endpoint cache is the bean's whole state, built once into a final field.
     @Inject
     public SolanaRpcClient(Vertx vertx) {
         this.endpoints = new JsonRpcEndpoints(url -> new JsonRpcHttp(vertx, url, Duration.ofSeconds(2), Duration.ofSeconds(10), null));
