@@ -15,6 +15,7 @@ import dev.agentpay.webhook.rest.WebhookDtos.SubscriptionWithSecret;
 import dev.agentpay.webhook.rest.WebhookDtos.UpdateRequest;
 import dev.agentpay.webhook.service.SubscriptionService;
 import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -46,13 +47,11 @@ import java.util.UUID;
 @Consumes(MediaType.APPLICATION_JSON)
 public class WebhookResource {
 
-    private final SubscriptionService service;
-    private final CurrentPartner partner;
+    @Inject
+    SubscriptionService service;
 
-    public WebhookResource(SubscriptionService service, CurrentPartner partner) {
-        this.service = service;
-        this.partner = partner;
-    }
+    @Inject
+    CurrentPartner partner;
 
     @POST
     @APIResponse(responseCode = "201", description = "subscribed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SubscriptionView.class)))
