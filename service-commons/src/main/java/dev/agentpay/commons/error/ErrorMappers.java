@@ -1,6 +1,5 @@
 package dev.agentpay.commons.error;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
@@ -12,10 +11,10 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.agentpay.commons.limits.JsonLimits;
 import dev.agentpay.commons.limits.WellFormedText;
+import dev.agentpay.commons.validation.JsonPropertyNames;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.lang.reflect.Field;
 import java.util.Collection;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -213,13 +212,9 @@ public class ErrorMappers {
         if (from == null || at.getFieldName() == null) {
             return false;
         }
-        for (Field f : (from instanceof Class<?> c ? c : from.getClass()).getDeclaredFields()) {
-            JsonProperty named = f.getAnnotation(JsonProperty.class);
-            if (at.getFieldName().equals(named != null && !named.value().isEmpty() ? named.value() : f.getName())) {
-                Schema schema = f.getAnnotation(Schema.class);
-                return schema != null && "date-time".equals(schema.format());
-            }
-        }
-        return false;
+        return JsonPropertyNames.field(from instanceof Class<?> c ? c : from.getClass(), at.getFieldName())
+                .map(f -> f.getAnnotation(Schema.class))
+                .filter(schema -> "date-time".equals(schema.format()))
+                .isPresent();
     }
 }

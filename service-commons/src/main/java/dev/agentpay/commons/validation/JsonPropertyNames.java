@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.quarkus.hibernate.validator.ValidatorFactoryCustomizer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.lang.reflect.Field;
+import java.util.Optional;
 import org.hibernate.validator.BaseHibernateValidatorConfiguration;
 import org.hibernate.validator.spi.nodenameprovider.JavaBeanProperty;
 import org.hibernate.validator.spi.nodenameprovider.Property;
@@ -34,13 +35,29 @@ public class JsonPropertyNames implements ValidatorFactoryCustomizer, PropertyNo
     static String jsonName(Class<?> type, String javaName) {
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
             try {
-                Field f = c.getDeclaredField(javaName);
-                JsonProperty p = f.getAnnotation(JsonProperty.class);
-                return p != null && !p.value().isEmpty() ? p.value() : javaName;
+                return jsonName(c.getDeclaredField(javaName));
             } catch (NoSuchFieldException e) {
                 // declared higher up
             }
         }
         return javaName;
+    }
+
+    /** The JSON name a field (a record component's) binds to: its {@link JsonProperty}, the Java name otherwise. */
+    public static String jsonName(Field f) {
+        JsonProperty p = f.getAnnotation(JsonProperty.class);
+        return p != null && !p.value().isEmpty() ? p.value() : f.getName();
+    }
+
+    /** The field of {@code type} (or of a superclass) that the JSON field {@code jsonName} binds to. */
+    public static Optional<Field> field(Class<?> type, String jsonName) {
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Field f : c.getDeclaredFields()) {
+                if (jsonName.equals(jsonName(f))) {
+                    return Optional.of(f);
+                }
+            }
+        }
+        return Optional.empty();
     }
 }
