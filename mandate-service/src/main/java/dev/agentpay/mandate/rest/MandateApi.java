@@ -48,7 +48,9 @@ public final class MandateApi {
             @JsonProperty("signature_scheme")
             @Pattern(regexp = "^(\\s*|hmac|hmac-role)$", message = "must be \"hmac\" or \"hmac-role\" (a wallet party, written "
                     + "eip155:<chain id>:<address>, always signs with eip712)")
-            @Schema(enumeration = {"hmac", "hmac-role"}, defaultValue = "hmac") String signatureScheme) {
+            @Schema(enumeration = {"hmac", "hmac-role"}, defaultValue = "hmac") String signatureScheme,
+            @jakarta.validation.Valid @Schema(description = "optional budget the parties sign (issue 28); absent: the "
+                    + "mandate signs exactly the v0.1/v0.2 bytes") dev.agentpay.mandate.budget.rest.BudgetApi.BudgetRequest budget) {
 
         /** The unsigned context as compact JSON, or {@code null}. */
         String contextJson() {

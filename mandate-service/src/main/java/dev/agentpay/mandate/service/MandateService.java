@@ -69,9 +69,12 @@ public class MandateService {
     @Inject
     MandateConfig config;
 
+    @Inject
+    dev.agentpay.mandate.budget.repository.BudgetRepository budgets;
+
     /** A validated creation request; {@code terms} is the JSON object the client sent, numbers exact. */
     public record NewMandate(String proposer, String counterparty, String scope, JsonNode terms, String contextJson,
-            Instant expiresAt, SignatureScheme hmacScheme) {
+            Instant expiresAt, SignatureScheme hmacScheme, dev.agentpay.mandate.budget.domain.BudgetTerms budget) {
     }
 
     /** The v0.2 label written on mandates that use a v0.2 signature scheme (wallets or role-bound HMAC). */
@@ -104,11 +107,14 @@ public class MandateService {
         m.context = req.contextJson();
         m.state = MandateState.PROPOSED;
         m.expiresAt = expiresAt;
+        m.budget = req.budget();
+        m.budgetLedger = m.budget == null ? null : new dev.agentpay.mandate.budget.domain.BudgetLedger(
+                m.budget.amountAtomic(), m.budget.periodDuration(), null, java.math.BigInteger.ZERO, java.math.BigInteger.ZERO);
         assignSchemes(m, req.hmacScheme());
         m.protoVersion = m.proposerScheme == SignatureScheme.HMAC && m.counterpartyScheme == SignatureScheme.HMAC
                 ? config.protoVersion() : PROTO_V02;
         m.protoMandateHash = m.hasWalletParty()
-                ? Eip712Mandate.digestHex(domain(m), eip712Message(m))
+                ? Eip712Mandate.digestHex(domain(m), eip712Message(m), eip712Budget(m))
                 : CanonicalMandate.mandateHash(signingBytes(m));
         m.createdAt = now;
         m.updatedAt = now;
@@ -116,6 +122,7 @@ public class MandateService {
         // the event follow the mandate row, and a failure of the first fails the transaction
         return idempotency.run(partnerId, key, conn -> Uni.combine().all()
                 .unis(mandates.insert(conn, m),
+                        m.budget == null ? Uni.createFrom().voidItem() : budgets.insert(conn, m.id, m.budget, now),
                         transition(conn, m, new ArrayList<>(), MandateState.PROPOSED, SIGNER_PROPOSER, Map.of(), now))
                 .discardItems()
                 .map(v -> {
@@ -248,7 +255,7 @@ public class MandateService {
                 }
                 String status = ts.isEmpty() ? Transition.ANCHOR_NONE : ts.get(ts.size() - 1).anchorStatus();
                 return new PublicMandateView(m.id, m.state.wire(), m.protoMandateHash, anchor, status,
-                        ApiJson.time(m.createdAt),
+                        ApiJson.time(m.createdAt), m.budget != null,
                         List.of(new PublicMandateView.Party(SIGNER_PROPOSER, m.proposerAgentId,
                                         ApiJson.time(m.signedByProposerAt), m.proposerScheme.wire()),
                                 new PublicMandateView.Party(SIGNER_COUNTERPARTY, m.counterpartyAgentId,
@@ -281,7 +288,7 @@ public class MandateService {
                         .toList();
                 return new MandateProof(MandateProof.FORMAT, m.id, m.state.wire(), m.protoVersion,
                         m.hasWalletParty() ? "eip712" : "sha256-canonical", m.protoMandateHash,
-                        m.hasWalletParty() ? Eip712Mandate.typedData(domain(m), eip712Message(m)) : null,
+                        m.hasWalletParty() ? Eip712Mandate.typedData(domain(m), eip712Message(m), eip712Budget(m)) : null,
                         new String(signingBytes(m), java.nio.charset.StandardCharsets.UTF_8), m.terms, sigs, anchors,
                         Transition.overallAnchorStatus(ts), pending);
             });
@@ -293,7 +300,7 @@ public class MandateService {
         String sig = proposer ? m.proposerSignature : m.counterpartySignature;
         String recovered = null;
         if (scheme == SignatureScheme.EIP712 && sig != null) {
-            recovered = Eip712Mandate.recover(Eip712Mandate.digest(domain(m), eip712Message(m)), sig);
+            recovered = Eip712Mandate.recover(Eip712Mandate.digest(domain(m), eip712Message(m), eip712Budget(m)), sig);
         }
         return new MandateProof.Signature(proposer ? SIGNER_PROPOSER : SIGNER_COUNTERPARTY,
                 proposer ? m.proposerAgentId : m.counterpartyAgentId, scheme.wire(), sig, recovered,
@@ -416,13 +423,26 @@ public class MandateService {
     }
 
     static byte[] signingBytes(Mandate m) {
-        return CanonicalMandate.bytes(m.counterpartyAgentId, m.expiresAt, m.id, m.proposerAgentId, m.scope, m.terms);
+        return CanonicalMandate.withBudget(
+                CanonicalMandate.bytes(m.counterpartyAgentId, m.expiresAt, m.id, m.proposerAgentId, m.scope, m.terms),
+                budgetJson(m));
+    }
+
+    /** The canonical {@code budget} member's value, or {@code null} for a mandate without a budget (v0.1 bytes). */
+    static String budgetJson(Mandate m) {
+        return m.budget == null ? null : m.budget.canonicalJson();
+    }
+
+    /** The EIP-712 {@code Budget} struct, or {@code null} for a mandate without a budget (the v0.2 struct unchanged). */
+    static Eip712Mandate.Budget eip712Budget(Mandate m) {
+        return m.budget == null ? null : Eip712Mandate.Budget.of(m.budget.amount(), m.budget.currency(),
+                m.budget.maxPerCharge(), m.budget.period());
     }
 
     /** What an {@code hmac} or {@code hmac-role} party signs. */
     static byte[] hmacBytes(Mandate m, String role, SignatureScheme scheme) {
-        return CanonicalMandate.bytes(m.counterpartyAgentId, m.expiresAt, m.id, m.proposerAgentId, m.scope,
-                scheme == SignatureScheme.HMAC_ROLE ? role : null, m.terms);
+        return CanonicalMandate.withBudget(CanonicalMandate.bytes(m.counterpartyAgentId, m.expiresAt, m.id,
+                m.proposerAgentId, m.scope, scheme == SignatureScheme.HMAC_ROLE ? role : null, m.terms), budgetJson(m));
     }
 
     static Eip712Mandate.Domain domain(Mandate m) {
@@ -478,7 +498,7 @@ public class MandateService {
         WalletParty party = WalletParty.parse(proposer ? m.proposerAgentId : m.counterpartyAgentId);
         String recovered;
         try {
-            recovered = Eip712Mandate.recover(Eip712Mandate.digest(domain(m), eip712Message(m)), signature);
+            recovered = Eip712Mandate.recover(Eip712Mandate.digest(domain(m), eip712Message(m), eip712Budget(m)), signature);
         } catch (IllegalArgumentException e) {
             throw ApiException.forbidden("invalid_signature", e.getMessage());
         }
@@ -495,6 +515,9 @@ public class MandateService {
                 ApiJson.time(m.signedByProposerAt), ApiJson.time(m.signedByCounterpartyAt), ApiJson.time(m.completedAt),
                 CanonicalMandate.isoMillis(m.expiresAt), m.disputeReason, ApiJson.time(m.disputedAt), m.drsReceiptId,
                 ApiJson.time(m.createdAt), ApiJson.time(m.updatedAt), m.proposerScheme.wire(), m.counterpartyScheme.wire(),
+                dev.agentpay.mandate.budget.domain.BudgetViews.Terms.of(m.budget),
+                m.budgetLedger == null ? null
+                        : dev.agentpay.mandate.budget.domain.Usdc.text(m.budgetLedger.remainingAt(Times.now())),
                 transitions.stream().map(t -> new MandateView.TransitionView(t.id().toString(),
                         t.fromState() == null ? null : t.fromState().wire(), t.toState().wire(), t.anchorStatus(),
                         t.anchorTxHash(),

@@ -451,7 +451,7 @@ public class X402Service {
     static JsonNode settleResult(Invoice inv) {
         InvoiceView v = InvoiceView.of(inv);
         InvoiceView redacted = new InvoiceView(v.id(), v.invoiceNumber(), v.status(), v.amount(), v.currency(), null,
-                null, null, v.paymentDetails(), v.createdAt(), v.settledAt(), v.expiresAt(), v.expiredAt());
+                null, null, v.paymentDetails(), v.createdAt(), v.settledAt(), v.expiresAt(), v.expiredAt(), null, null);
         return dev.agentpay.commons.events.EventCodec.mapper().valueToTree(redacted);
     }
 
