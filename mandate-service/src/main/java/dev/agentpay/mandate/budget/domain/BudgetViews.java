@@ -3,7 +3,7 @@ package dev.agentpay.mandate.budget.domain;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import dev.agentpay.mandate.service.ApiJson;
+import dev.agentpay.mandate.config.ApiJson;
 import java.time.Instant;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.mandate.budget.domain.BudgetLedger;
 import dev.agentpay.mandate.budget.domain.BudgetTerms;
-import dev.agentpay.mandate.domain.Mandate;
+import dev.agentpay.mandate.mandates.domain.Mandate;
 import io.vertx.mutiny.sqlclient.Row;
 import java.math.BigInteger;
 import java.time.Duration;

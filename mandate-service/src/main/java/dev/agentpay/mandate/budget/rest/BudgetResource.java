@@ -6,9 +6,9 @@ import dev.agentpay.commons.rest.PageLimit;
 import dev.agentpay.mandate.budget.domain.BudgetViews;
 import dev.agentpay.mandate.budget.rest.BudgetApi.CreateChargeRequest;
 import dev.agentpay.mandate.budget.service.BudgetService;
-import dev.agentpay.mandate.service.ApiJson;
-import dev.agentpay.mandate.service.ApiResult;
-import dev.agentpay.mandate.service.IdempotencyService;
+import dev.agentpay.mandate.config.ApiJson;
+import dev.agentpay.mandate.idempotency.domain.ApiResult;
+import dev.agentpay.mandate.idempotency.service.IdempotencyService;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
@@ -93,9 +93,7 @@ public class BudgetResource {
     }
 
     private static Response response(ApiResult r) {
-        Response.ResponseBuilder b = Response.status(r.status()).type(MediaType.APPLICATION_JSON_TYPE).entity(r.json());
-        r.headers().forEach(b::header);
-        return b.build();
+        return dev.agentpay.mandate.mandates.rest.Responses.of(r);
     }
 
     private static Response exceeded(BudgetService.BudgetExceeded e) {

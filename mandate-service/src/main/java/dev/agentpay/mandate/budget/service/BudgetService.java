@@ -18,11 +18,11 @@ import dev.agentpay.mandate.budget.domain.Charge;
 import dev.agentpay.mandate.budget.domain.Usdc;
 import dev.agentpay.mandate.budget.repository.BudgetRepository;
 import dev.agentpay.mandate.budget.repository.BudgetRepository.BudgetRow;
-import dev.agentpay.mandate.domain.Mandate;
-import dev.agentpay.mandate.repository.MandateRepository;
-import dev.agentpay.mandate.service.ApiJson;
-import dev.agentpay.mandate.service.ApiResult;
-import dev.agentpay.mandate.service.IdempotencyService;
+import dev.agentpay.mandate.mandates.domain.Mandate;
+import dev.agentpay.mandate.mandates.repository.MandateRepository;
+import dev.agentpay.mandate.config.ApiJson;
+import dev.agentpay.mandate.idempotency.domain.ApiResult;
+import dev.agentpay.mandate.idempotency.service.IdempotencyService;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -117,12 +117,12 @@ public class BudgetService {
                     if (r.replay() && c.answer() != null) {
                         return Uni.createFrom().item(replayed(c.answer()));
                     }
-                    return finish(c).map(answer -> r.replay() ? replayed(answer) : new ApiResult(201, answer, Map.of(), null));
+                    return finish(c).map(answer -> r.replay() ? replayed(answer) : new ApiResult(201, answer, false, null));
                 });
     }
 
     private static ApiResult replayed(String answer) {
-        return new ApiResult(201, answer, Map.of(IdempotencyService.REPLAYED_HEADER, "true"), null);
+        return ApiResult.replay(201, answer);
     }
 
     private static boolean uniqueViolation(Throwable t) {
