@@ -157,7 +157,7 @@ public class ToolExecutor {
                     return switch (r.status()) {
                         case 401 -> failure("The api_key was refused by mandate-service (missing, invalid or revoked)", upstreamError(r, "unauthorized"));
                         case 404 -> failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
-                        case 409 -> failure("Mandate " + id + " cannot be disputed in its current state (only signed_by_both or in_progress)",
+                        case 409 -> failure("Mandate " + id + " cannot be disputed in its current state (only signed_by_both, signed_by_all or in_progress)",
                                 upstreamError(r, "invalid_transition"));
                         default -> refused(MandateServiceClient.SERVICE, r);
                     };
