@@ -1,5 +1,6 @@
 package dev.agentpay.mandate.rest;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.auth.ApiKeys;
@@ -67,6 +68,8 @@ public final class MandateApi {
             @Pattern(regexp = "^(\\s*|hmac|hmac-role)$", message = "must be \"hmac\" or \"hmac-role\" (a wallet party, written "
                     + "eip155:<chain id>:<address>, always signs with eip712)")
             @Schema(enumeration = {"hmac", "hmac-role"}, defaultValue = "hmac") String signatureScheme,
+            // absent from the idempotency fingerprint when not sent: a two-party request keeps the fingerprint it had
+            @JsonInclude(JsonInclude.Include.NON_NULL)
             @Size(min = PARTIES_MIN, max = PARTIES_MAX, message = "must list 2 to 16 parties")
             @Schema(description = "the parties form, instead of `proposer` and `counterparty`: every party with its role, "
                     + "in signing order (the first signs first); roles and ids unique; each party signs with its own scheme "
