@@ -33,7 +33,7 @@ public final class MandateApi {
     static final int AGENT_ID_MAX = 256;
     static final int TRIGGERED_BY_MAX = 256;
     /** {@code @NotBlank} for a field that may be absent (the form rule, {@link MandateForm}, says when it is required). */
-    static final String NOT_BLANK = "(?s).*\\S.*";
+    static final String NOT_BLANK = "[\\s\\S]*\\S[\\s\\S]*";
 
     private MandateApi() {
     }
