@@ -2,6 +2,7 @@ package dev.agentpay.mandate.rest;
 
 import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
+import dev.agentpay.commons.auth.Scopes;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.mandate.domain.MandateView;
 import dev.agentpay.mandate.domain.ReceiptView;
@@ -70,6 +71,7 @@ public class MandateResource {
         return op.run(partner.id(), idempotency.key(idemKey, "POST", path, body)).map(Responses::of);
     }
 
+    @Scopes.MandatesWrite
     @POST
     @Path("/mandates")
     @APIResponse(responseCode = "201", description = "created; the proposer signs next", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Created.class)))
@@ -80,6 +82,7 @@ public class MandateResource {
         return run("/v1/mandates", idemKey, body, (p, key) -> service.create(p, key, cmd));
     }
 
+    @Scopes.MandatesRead
     @GET
     @Path("/mandates/{id}")
     @APIResponse(responseCode = "200", description = "the mandate", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateView.class)))
@@ -88,6 +91,7 @@ public class MandateResource {
         return service.get(partner.id(), id).map(Responses::ok);
     }
 
+    @Scopes.MandatesSign
     @POST
     @Path("/mandates/{id}/sign")
     @APIResponse(responseCode = "200", description = "signed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Signed.class)))
@@ -107,6 +111,7 @@ public class MandateResource {
                 (p, key) -> service.sign(p, key, id, signer, body.signature(), scheme));
     }
 
+    @Scopes.MandatesWrite
     @POST
     @Path("/mandates/{id}/start")
     @APIResponse(responseCode = "200", description = "started", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
@@ -117,6 +122,7 @@ public class MandateResource {
         return transition(id, "start", idemKey, body, service::start);
     }
 
+    @Scopes.MandatesWrite
     @POST
     @Path("/mandates/{id}/complete")
     @APIResponse(responseCode = "200", description = "completed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
@@ -139,6 +145,7 @@ public class MandateResource {
                 (p, key) -> t.apply(p, key, id, triggeredBy(req.triggeredBy())));
     }
 
+    @Scopes.DisputesWrite
     @POST
     @Path("/mandates/{id}/dispute")
     @APIResponse(responseCode = "200", description = "disputed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
@@ -151,6 +158,7 @@ public class MandateResource {
     }
 
     /** A DRS receipt, issued when a mandate's counterparty signs. */
+    @Scopes.MandatesRead
     @GET
     @Path("/receipts/{id}")
     @Tag(name = "Receipts")
