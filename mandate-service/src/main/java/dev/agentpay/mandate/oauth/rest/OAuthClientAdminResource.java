@@ -29,13 +29,13 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestPath;
 
-/** Operator endpoints ({@code x-admin-key}) for partners' OAuth clients, API-key scopes and the signing keys. */
-@Path("/admin")
+/** Operator endpoints ({@code x-admin-key}) for a partner's OAuth clients. */
+@Path("/admin/partners/{id}/oauth-clients")
 @AdminOnly
 @Tag(name = "Admin: OAuth")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
-public class OAuthAdminResource {
+public class OAuthClientAdminResource {
 
     private static final String NOT_FOUND = "no such partner (`partner_not_found`)";
     private static final String BAD_SCOPE = "`invalid_scope`: a scope this API does not define; `validation_error` naming the field";
@@ -45,9 +45,7 @@ public class OAuthAdminResource {
 
     @Inject
     SigningKeys keys;
-
     @POST
-    @Path("/partners/{id}/oauth-clients")
     @Operation(operationId = "createOAuthClient", summary = "Issue an OAuth client for a partner",
             description = "client_secret is shown in this answer only and stored as its SHA-256.")
     @APIResponse(responseCode = "201", description = "issued", content = @Content(mediaType = MediaType.APPLICATION_JSON,
@@ -61,58 +59,23 @@ public class OAuthAdminResource {
     }
 
     @GET
-    @Path("/partners/{id}/oauth-clients")
     @Operation(operationId = "listOAuthClients", summary = "List a partner's OAuth clients")
     @APIResponse(responseCode = "200", description = "every client of the partner, revoked ones included",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = ClientView.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public Uni<Response> listOAuthClients(@RestPath String id) {
-        return clients.list(id).map(OAuthAdminResource::ok);
+        return clients.list(id).map(OAuthClientAdminResource::ok);
     }
 
     @POST
-    @Path("/partners/{id}/oauth-clients/{clientId}/revoke")
+    @Path("/{clientId}/revoke")
     @Operation(operationId = "revokeOAuthClient", summary = "Revoke an OAuth client",
             description = "Its tokens are refused by every service once the registries apply the change (seconds); a repeat is a no-op.")
     @APIResponse(responseCode = "200", description = "revoked", content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = ClientView.class)))
     @APIResponse(responseCode = "404", description = "`partner_not_found` or `client_not_found`")
     public Uni<Response> revokeOAuthClient(@RestPath String id, @RestPath String clientId) {
-        return clients.revoke(id, clientId).map(OAuthAdminResource::ok);
-    }
-
-    @GET
-    @Path("/partners/{id}/api-key-scopes")
-    @Operation(operationId = "getApiKeyScopes", summary = "The scopes a partner's API key may use")
-    @APIResponse(responseCode = "200", description = "the key's scopes", content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(implementation = ApiKeyScopesView.class)))
-    @APIResponse(responseCode = "404", description = NOT_FOUND)
-    public Uni<Response> getApiKeyScopes(@RestPath String id) {
-        return clients.keyScopes(id).map(OAuthAdminResource::ok);
-    }
-
-    @PUT
-    @Path("/partners/{id}/api-key-scopes")
-    @Operation(operationId = "setApiKeyScopes", summary = "Restrict a partner's API key to scopes",
-            description = "scopes: the list the key may use; null lifts the restriction (every scope, the default).")
-    @APIResponse(responseCode = "200", description = "set", content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(implementation = ApiKeyScopesView.class)))
-    @APIResponse(responseCode = "400", description = BAD_SCOPE)
-    @APIResponse(responseCode = "404", description = NOT_FOUND)
-    @APIResponse(responseCode = "409", description = "a revoked partner (`partner_revoked`)")
-    public Uni<Response> setApiKeyScopes(@RestPath String id, @Valid @NotNull ApiKeyScopesRequest body) {
-        return clients.setKeyScopes(id, body.scopes()).map(OAuthAdminResource::ok);
-    }
-
-    @POST
-    @Path("/oauth/signing-keys/rotate")
-    @Operation(operationId = "rotateSigningKey", summary = "Rotate the access tokens' signing key",
-            description = "A new key signs from now on; the previous one stays in the JWK set until the tokens it signed have expired.")
-    @APIResponse(responseCode = "200", description = "rotated", content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(implementation = RotationView.class)))
-    public Uni<Response> rotateSigningKey() {
-        return keys.rotate().map(r -> ok(new RotationView(r.kid(), r.previousKid(),
-                r.previousPublishedUntil() == null ? null : ApiJson.time(r.previousPublishedUntil()))));
+        return clients.revoke(id, clientId).map(OAuthClientAdminResource::ok);
     }
 
     private static Response ok(Object data) {
