@@ -8,7 +8,7 @@ import dev.agentpay.mandate.oauth.rest.OAuthApi.CreateClientRequest;
 import dev.agentpay.mandate.oauth.rest.OAuthApi.RotationView;
 import dev.agentpay.mandate.oauth.service.OAuthClientService;
 import dev.agentpay.mandate.oauth.service.SigningKeys;
-import dev.agentpay.mandate.service.ApiJson;
+import dev.agentpay.mandate.config.ApiJson;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;

@@ -5,13 +5,13 @@ import dev.agentpay.commons.auth.Scopes;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.events.PartnerEvent;
 import dev.agentpay.commons.sql.Times;
-import dev.agentpay.mandate.domain.PartnerRecord;
+import dev.agentpay.mandate.partner.domain.PartnerRecord;
 import dev.agentpay.mandate.oauth.repository.OAuthRepository;
 import dev.agentpay.mandate.oauth.repository.OAuthRepository.ClientRow;
 import dev.agentpay.mandate.oauth.rest.OAuthApi.ApiKeyScopesView;
 import dev.agentpay.mandate.oauth.rest.OAuthApi.ClientView;
-import dev.agentpay.mandate.repository.PartnerRepository;
-import dev.agentpay.mandate.service.PartnerService;
+import dev.agentpay.mandate.partner.repository.PartnerRepository;
+import dev.agentpay.mandate.partner.service.PartnerService;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -161,7 +161,7 @@ public class OAuthClientService {
     }
 
     static ClientView view(ClientRow r, String secret) {
-        return new ClientView(r.clientId(), r.partnerId(), r.name(), r.scopes(), r.status(), dev.agentpay.mandate.service.ApiJson.time(r.createdAt()),
-                r.revokedAt() == null ? null : dev.agentpay.mandate.service.ApiJson.time(r.revokedAt()), secret);
+        return new ClientView(r.clientId(), r.partnerId(), r.name(), r.scopes(), r.status(), dev.agentpay.mandate.config.ApiJson.time(r.createdAt()),
+                r.revokedAt() == null ? null : dev.agentpay.mandate.config.ApiJson.time(r.revokedAt()), secret);
     }
 }

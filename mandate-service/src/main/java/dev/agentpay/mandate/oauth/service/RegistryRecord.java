@@ -3,7 +3,7 @@ package dev.agentpay.mandate.oauth.service;
 import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.PartnerEvent;
 import dev.agentpay.commons.outbox.Outbox;
-import dev.agentpay.mandate.domain.PartnerRecord;
+import dev.agentpay.mandate.partner.domain.PartnerRecord;
 import dev.agentpay.mandate.oauth.repository.OAuthRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
