@@ -2,6 +2,7 @@ package dev.agentpay.mandate.mandates.rest;
 
 import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
+import dev.agentpay.commons.auth.Scopes;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.mandate.idempotency.domain.ApiResult;
 import dev.agentpay.mandate.idempotency.service.IdempotencyService;
@@ -78,6 +79,7 @@ public class MandateResource {
         return op.run(partner.id(), idempotency.key(idemKey, "POST", path, body)).map(Responses::of);
     }
 
+    @Scopes.MandatesWrite
     @POST
     @Path("/mandates")
     @APIResponse(responseCode = "201", description = "created; the proposer signs next", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Created.class)))
@@ -88,6 +90,7 @@ public class MandateResource {
         return run("/v1/mandates", idemKey, body, (p, key) -> service.create(p, key, cmd));
     }
 
+    @Scopes.MandatesRead
     @GET
     @Path("/mandates/{id}")
     @APIResponse(responseCode = "200", description = "the mandate", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateView.class)))
@@ -96,6 +99,7 @@ public class MandateResource {
         return queries.get(partner.id(), id).map(Responses::ok);
     }
 
+    @Scopes.MandatesSign
     @POST
     @Path("/mandates/{id}/sign")
     @APIResponse(responseCode = "200", description = "signed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Signed.class)))
@@ -116,6 +120,7 @@ public class MandateResource {
                 (p, key) -> service.sign(p, key, id, signer, body.signature(), scheme));
     }
 
+    @Scopes.MandatesWrite
     @POST
     @Path("/mandates/{id}/start")
     @APIResponse(responseCode = "200", description = "started", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
@@ -126,6 +131,7 @@ public class MandateResource {
         return transition(id, "start", idemKey, body, service::start);
     }
 
+    @Scopes.MandatesWrite
     @POST
     @Path("/mandates/{id}/complete")
     @APIResponse(responseCode = "200", description = "completed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
@@ -148,6 +154,7 @@ public class MandateResource {
                 (p, key) -> t.apply(p, key, id, triggeredBy(req.triggeredBy())));
     }
 
+    @Scopes.DisputesWrite
     @POST
     @Path("/mandates/{id}/dispute")
     @APIResponse(responseCode = "200", description = "disputed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
@@ -160,6 +167,7 @@ public class MandateResource {
     }
 
     /** A DRS receipt, issued when a mandate's counterparty signs. */
+    @Scopes.MandatesRead
     @GET
     @Path("/receipts/{id}")
     @Tag(name = "Receipts")
