@@ -64,6 +64,9 @@ public final class LocalStack {
     private final List<AutoCloseable> started = new ArrayList<>();
     private final Map<String, String> env = new LinkedHashMap<>();
     private final Map<String, Integer> servicePorts = new ConcurrentHashMap<>();
+    /** Every instance's port per service, instance 1 first ({@code --replicas N}). */
+    private final Map<String, List<Integer>> instancePorts = new LinkedHashMap<>();
+    private int replicas = 1;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private Supervisor supervisor;
     /** Whether PostgreSQL's data existed when this launcher started (the databases remember the chains). */
@@ -96,17 +99,17 @@ public final class LocalStack {
             case "stop" -> stack.stopPrevious(true);
             case "reset" -> stack.reset();
             default -> {
-                System.err.println("usage: local-stack [run|stop|reset] [--gateway-port N] [--fixed-ports | --any-ports] [--state-dir DIR]");
+                System.err.println("usage: local-stack [run|stop|reset] [--gateway-port N] [--fixed-ports | --any-ports] [--state-dir DIR] [--replicas N]");
                 System.exit(2);
             }
         }
     }
 
     /** Command-line options. */
-    record Options(int gatewayPort, boolean fixedPorts, boolean exitWhenReady, Path stateDir, boolean anyPorts) {
+    record Options(int gatewayPort, boolean fixedPorts, boolean exitWhenReady, Path stateDir, boolean anyPorts, int replicas) {
 
         Options(int gatewayPort, boolean fixedPorts, boolean exitWhenReady, Path stateDir) {
-            this(gatewayPort, fixedPorts, exitWhenReady, stateDir, false);
+            this(gatewayPort, fixedPorts, exitWhenReady, stateDir, false, 1);
         }
 
         static Options parse(String[] args) {
@@ -115,6 +118,7 @@ public final class LocalStack {
             boolean exit = false;
             boolean any = false;
             Path state = null;
+            int replicas = 1;
             for (int i = 1; i < args.length; i++) {
                 switch (args[i]) {
                     case "--gateway-port" -> gw = Integer.parseInt(args[++i]);
@@ -124,10 +128,17 @@ public final class LocalStack {
                     case "--any-ports" -> any = true;
                     case "--exit-when-ready" -> exit = true;
                     case "--state-dir" -> state = Path.of(args[++i]);
+                    // N instances of every service behind the gateway's balancer (issue 29)
+                    case "--replicas" -> {
+                        replicas = Integer.parseInt(args[++i]);
+                        if (replicas < 1 || replicas > 9) {
+                            throw new IllegalArgumentException("--replicas must be 1 to 9");
+                        }
+                    }
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            return new Options(gw, fixed, exit, state, any);
+            return new Options(gw, fixed, exit, state, any, replicas);
         }
     }
 
@@ -214,26 +225,44 @@ public final class LocalStack {
         int gatewayPort = Ports.isFree(options.gatewayPort()) ? options.gatewayPort() : Ports.free();
         String baseUrl = "http://127.0.0.1:" + gatewayPort;
         env.put("BASE_URL", baseUrl);
+        replicas = options.replicas();
         for (Service svc : SERVICES) {
             servicePorts.put(svc.name(), port(options, svc.defaultPort()));
+            List<Integer> ports = new ArrayList<>();
+            ports.add(servicePorts.get(svc.name()));
+            for (int n = 2; n <= replicas; n++) {
+                ports.add(port(options, svc.defaultPort() + 100 * (n - 1)));
+            }
+            instancePorts.put(svc.name(), ports);
         }
+        // Instance 1 of each service keeps the service's name (logs, pids); instance n is "<service>-n".
+        List<String> instanceNames = new ArrayList<>();
         List<CompletableFuture<ManagedProcess>> services = new ArrayList<>();
+        List<Supervisor.Starter> starters = new ArrayList<>();
         for (Service svc : SERVICES) {
-            services.add(async(svc.name(), () -> startService(svc, postgres, broker, baseUrl)));
+            for (int n = 1; n <= replicas; n++) {
+                int instance = n;
+                instanceNames.add(instanceName(svc, instance));
+                starters.add(() -> startService(svc, instance, postgres, broker, baseUrl));
+                services.add(async(instanceName(svc, instance), () -> startService(svc, instance, postgres, broker, baseUrl)));
+            }
         }
-        for (int s = 0; s < SERVICES.size(); s++) {
-            Service svc = SERVICES.get(s);
-            supervisor.supervise(svc.name(), services.get(s).join(), () -> startService(svc, postgres, broker, baseUrl));
+        for (int s = 0; s < instanceNames.size(); s++) {
+            supervisor.supervise(instanceNames.get(s), services.get(s).join(), starters.get(s));
         }
         // The services depend on each other only through Kafka and PostgreSQL: they stop side by side
         // (each leaves its consumer groups), before the infrastructure does.
-        started.add(() -> CompletableFuture.allOf(SERVICES.stream()
-                .map(svc -> CompletableFuture.runAsync(() -> supervisor.stop(svc.name())))
+        started.add(() -> CompletableFuture.allOf(instanceNames.stream()
+                .map(name -> CompletableFuture.runAsync(() -> supervisor.stop(name)))
                 .toArray(CompletableFuture[]::new)).join());
         recordPids();
         servicePorts.forEach((name, p) -> env.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URL", "http://127.0.0.1:" + p));
+        // Every instance's URL (instance 1 first; <SERVICE>_URL stays instance 1): the stack contract, README.
+        env.put("REPLICAS", Integer.toString(replicas));
+        instancePorts.forEach((name, ports) -> env.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URLS",
+                String.join(",", ports.stream().map(p -> "http://127.0.0.1:" + p).toList())));
 
-        Gateway gateway = timed("gateway", () -> Gateway.start(gatewayPort, Gateway.readRoutes(Gateway.routesFile()), servicePorts));
+        Gateway gateway = timed("gateway", () -> Gateway.startBalanced(gatewayPort, Gateway.readRoutes(Gateway.routesFile()), instancePorts));
         started.add(gateway);
 
         timed("dev partners", () -> {
@@ -381,12 +410,17 @@ public final class LocalStack {
         return p;
     }
 
-    private ManagedProcess startService(Service svc, PostgresServer pg, KafkaServer kafka, String baseUrl) {
+    /** Instance 1 keeps the service's name; instance n is {@code <service>-n} (logs, pid files, supervisor). */
+    static String instanceName(Service svc, int instance) {
+        return instance == 1 ? svc.name() : svc.name() + "-" + instance;
+    }
+
+    private ManagedProcess startService(Service svc, int instance, PostgresServer pg, KafkaServer kafka, String baseUrl) {
         Path jar = root.resolve(svc.name()).resolve("target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: build first (deploy/local/run builds it)");
         }
-        int port = servicePorts.get(svc.name());
+        int port = instancePorts.get(svc.name()).get(instance - 1);
         Map<String, String> e = new LinkedHashMap<>();
         e.put("HTTP_PORT", Integer.toString(port));
         e.put("DB_HOST", "127.0.0.1");
@@ -398,7 +432,11 @@ public final class LocalStack {
         e.put("ADMIN_API_KEY", env.get("ADMIN_API_KEY"));
         e.put("PUBLIC_BASE_URL", baseUrl);
         e.put("GATEWAY_URL", baseUrl);
-        servicePorts.forEach((name, p) -> e.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URL", "http://127.0.0.1:" + p));
+        // With several instances a service reaches another one through the gateway (balanced, like a
+        // Kubernetes Service), not instance 1, which may be the one restarting.
+        servicePorts.forEach((name, p) -> e.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URL",
+                replicas > 1 ? baseUrl : "http://127.0.0.1:" + p));
+        e.put("HOSTNAME", instanceName(svc, instance)); // names the instance in leases and logs
         // Chain settings are public; the anchor signer key goes to anchor-service only.
         env.forEach((k, v) -> {
             if ((k.startsWith("CHAIN_") || k.startsWith("SOLANA_") || k.startsWith("ANCHOR_") || k.startsWith("X402_"))
@@ -423,7 +461,8 @@ public final class LocalStack {
         cmd.addAll(List.of(javaOpts.trim().split("\\s+")));
         cmd.add("-jar");
         cmd.add(jar.toString());
-        ManagedProcess p = ManagedProcess.start(svc.name(), cmd, e, root.resolve(svc.name()), logs.resolve(svc.name() + ".log"));
+        ManagedProcess p = ManagedProcess.start(instanceName(svc, instance), cmd, e, root.resolve(svc.name()),
+                logs.resolve(instanceName(svc, instance) + ".log"));
         try {
             awaitHttp("http://127.0.0.1:" + port + "/q/health/ready", Duration.ofSeconds(300), p);
         } catch (RuntimeException notReady) {
