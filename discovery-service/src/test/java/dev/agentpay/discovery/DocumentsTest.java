@@ -85,7 +85,7 @@ class DocumentsTest {
         assertThat(ci.getString("mcp_tools[1].price.atomic")).isEqualTo("5000");
         JsonPath df = given().get("/disco/sections/dispute_flow.json").then().extract().jsonPath();
         assertThat(df.getInt("mcp_tools[0].inputSchema.properties.reason.minLength")).isEqualTo(10);
-        assertThat(df.<String>getList("mcp_tools[0].inputSchema.required")).containsExactlyInAnyOrder("mandate_id", "reason", "api_key");
+        assertThat(df.<String>getList("mcp_tools[0].inputSchema.required")).containsExactlyInAnyOrder("mandate_id", "reason");
     }
 
     @Test

@@ -17,6 +17,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -204,6 +205,47 @@ class McpTest {
         assertThat(again.get("isError").asBoolean()).isTrue();
         assertThat(again.at("/content/1/text").asText()).contains("cannot be disputed");
         assertThat(again.at("/structuredContent/error/code").asText()).isEqualTo("invalid_transition");
+    }
+
+    @Test
+    void disputeTakesAnAccessTokenAsArgumentOrAsTheRequestsBearerHeader() throws Exception {
+        UpstreamStub stub = UpstreamStubResource.stub();
+        String first = stub.mandate("signed_by_both");
+        JsonNode ok = call("service_dispute_open", Map.of("mandate_id", first, "reason", "work was never delivered",
+                "access_token", UpstreamStub.BEARER));
+        assertThat(ok.get("isError").asBoolean()).as(ok.toString()).isFalse();
+        List<UpstreamStub.Seen> seen = stub.seen("POST", "/v1/mandates/" + first + "/dispute");
+        assertThat(seen.get(seen.size() - 1).headers().get("Authorization")).containsExactly("Bearer " + UpstreamStub.BEARER);
+        assertThat(seen.get(seen.size() - 1).headers()).doesNotContainKey("X-api-key");
+
+        // the MCP request's own Authorization header, no credential argument
+        String second = stub.mandate("signed_by_both");
+        ObjectNode req = M.createObjectNode().put("jsonrpc", "2.0").put("id", "b-1").put("method", "tools/call");
+        req.putObject("params").put("name", "service_dispute_open").set("arguments",
+                M.valueToTree(Map.of("mandate_id", second, "reason", "work was never delivered")));
+        JsonNode viaHeader = M.readTree(given().contentType("application/json").accept("application/json, text/event-stream")
+                .header("Authorization", "Bearer " + UpstreamStub.BEARER).body(req.toString()).post("/disco/mcp")
+                .then().statusCode(200).extract().asString()).get("result");
+        assertThat(viaHeader.get("isError").asBoolean()).as(viaHeader.toString()).isFalse();
+        assertThat(viaHeader.at("/structuredContent/status").asText()).isEqualTo("disputed");
+
+        String third = stub.mandate("signed_by_both");
+        JsonNode narrow = call("service_dispute_open", Map.of("mandate_id", third, "reason", "work was never delivered",
+                "access_token", UpstreamStub.NARROW_BEARER));
+        assertThat(narrow.get("isError").asBoolean()).isTrue();
+        assertThat(narrow.at("/structuredContent/error/code").asText()).isEqualTo("insufficient_scope");
+        JsonNode refused = call("service_dispute_open", Map.of("mandate_id", third, "reason", "work was never delivered",
+                "access_token", "aaa.bbb.ccc"));
+        assertThat(refused.get("isError").asBoolean()).isTrue();
+        assertThat(refused.at("/structuredContent/error/code").asText()).isEqualTo("invalid_token");
+        assertThat(refused.toString()).doesNotContain("aaa.bbb.ccc");
+        JsonNode both = call("service_dispute_open", Map.of("mandate_id", third, "reason", "work was never delivered",
+                "access_token", UpstreamStub.BEARER, "api_key", UpstreamStub.API_KEY));
+        assertThat(both.get("isError").asBoolean()).isTrue();
+        assertThat(both.at("/structuredContent/error/code").asText()).isEqualTo("invalid_arguments");
+        JsonNode notAJwt = call("service_dispute_open", Map.of("mandate_id", third, "reason", "work was never delivered",
+                "access_token", "not a token"));
+        assertThat(notAJwt.at("/structuredContent/error/code").asText()).isEqualTo("invalid_arguments");
     }
 
     @Test

@@ -209,7 +209,8 @@ class WebhookApiTest {
                 .body("data", org.hamcrest.Matchers.hasItems("mandate.proposed", "mandate.signed_by_proposer",
                         "mandate.signed_by_both", "mandate.completed", "mandate.disputed", "mandate.in_progress",
                         "mandate.expired", "mandate.anchored", "invoice.settled", "invoice.partially_paid", "invoice.overpaid",
-                        "invoice.expired", "invoice.paid_late", "disco.benchmark.published"))
+                        "invoice.expired", "invoice.paid_late", "disco.benchmark.published", "mandate.partially_signed",
+                        "mandate.signed_by_all"))
                 .body("data", not(org.hamcrest.Matchers.hasItem("mandate.unknown")));
     }
 

@@ -16,7 +16,9 @@ public final class EventTypes {
     public static final List<String> ALL = List.of(
             "mandate.proposed",
             "mandate.signed_by_proposer",
+            "mandate.partially_signed",
             "mandate.signed_by_both",
+            "mandate.signed_by_all",
             "mandate.in_progress",
             "mandate.completed",
             "mandate.disputed",

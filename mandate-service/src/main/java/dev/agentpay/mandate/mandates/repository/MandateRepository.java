@@ -25,7 +25,8 @@ public class MandateRepository {
     private static final String COLUMNS = "id, partner_id, proposer_agent_id, counterparty_agent_id, scope, terms, context,"
             + " state, proto_mandate_hash, proto_version, proposer_signature, counterparty_signature,"
             + " signed_by_proposer_at, signed_by_counterparty_at, completed_at, dispute_reason, disputed_at, expires_at,"
-            + " drs_receipt_id, created_at, updated_at, proposer_scheme, counterparty_scheme, eip712_chain_id, eip712_contract";
+            + " drs_receipt_id, created_at, updated_at, proposer_scheme, counterparty_scheme, eip712_chain_id, eip712_contract,"
+            + " parties";
 
     private static final String TRANSITION_COLUMNS = "id, mandate_id, seq, from_state, to_state, metadata, anchor_tx_hash,"
             + " anchor_block_number, anchor_chain_id, anchored_at, created_at, anchor_log_index, anchor_contract";
@@ -64,13 +65,14 @@ public class MandateRepository {
 
     public Uni<Void> insert(SqlClient sql, Mandate m) {
         return sql.preparedQuery("insert into mandate (" + COLUMNS + ") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,"
-                        + " $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)")
+                        + " $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)")
                 .execute(Tuple.from(Arrays.asList(m.id, m.partnerId, m.proposerAgentId, m.counterpartyAgentId, m.scope,
                         m.terms, m.context, m.state.wire(), m.protoMandateHash, m.protoVersion, m.proposerSignature,
                         m.counterpartySignature, db(m.signedByProposerAt), db(m.signedByCounterpartyAt),
                         db(m.completedAt), m.disputeReason, db(m.disputedAt), db(m.expiresAt), m.drsReceiptId,
-                        db(m.createdAt), db(m.updatedAt), m.proposerScheme.wire(), m.counterpartyScheme.wire(),
-                        m.eip712ChainId, m.eip712Contract)))
+                        db(m.createdAt), db(m.updatedAt), m.proposerScheme.wire(),
+                        m.counterpartyScheme == null ? null : m.counterpartyScheme.wire(), m.eip712ChainId, m.eip712Contract,
+                        PartiesColumn.write(m.parties))))
                 .replaceWithVoid();
     }
 
@@ -78,10 +80,10 @@ public class MandateRepository {
     public Uni<Void> updateState(SqlClient sql, Mandate m) {
         return sql.preparedQuery("update mandate set state = $2, proposer_signature = $3, counterparty_signature = $4,"
                         + " signed_by_proposer_at = $5, signed_by_counterparty_at = $6, completed_at = $7,"
-                        + " dispute_reason = $8, disputed_at = $9, drs_receipt_id = $10, updated_at = $11 where id = $1")
+                        + " dispute_reason = $8, disputed_at = $9, drs_receipt_id = $10, updated_at = $11, parties = $12 where id = $1")
                 .execute(Tuple.from(Arrays.asList(m.id, m.state.wire(), m.proposerSignature, m.counterpartySignature,
                         db(m.signedByProposerAt), db(m.signedByCounterpartyAt), db(m.completedAt), m.disputeReason,
-                        db(m.disputedAt), m.drsReceiptId, db(m.updatedAt))))
+                        db(m.disputedAt), m.drsReceiptId, db(m.updatedAt), PartiesColumn.write(m.parties))))
                 .replaceWithVoid();
     }
 
@@ -143,6 +145,7 @@ public class MandateRepository {
         m.counterpartyScheme = SignatureScheme.fromWire(r.getString("counterparty_scheme"));
         m.eip712ChainId = r.getLong("eip712_chain_id");
         m.eip712Contract = r.getString("eip712_contract");
+        m.parties = PartiesColumn.read(r.getString("parties"));
         return m;
     }
 
