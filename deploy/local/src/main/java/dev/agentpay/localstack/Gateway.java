@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.agentpay.commons.error.ErrorBody;
+import dev.agentpay.commons.limits.ClientAddress;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -81,6 +82,7 @@ public final class Gateway implements AutoCloseable {
     static Gateway start(int port, List<Route> routes, Map<String, Integer> servicePorts, GatewayClientGuard.Limits limits) {
         Vertx vertx = Vertx.vertx();
         GatewayClientGuard guard = new GatewayClientGuard(vertx, limits);
+        ClientAddress proxies = trustedProxies(limits.trustedProxies());
         HttpClient client = vertx.createHttpClient(new HttpClientOptions()
                 .setMaxPoolSize(200)
                 .setKeepAlive(true)
@@ -103,9 +105,7 @@ public final class Gateway implements AutoCloseable {
                 // Forward the path that was routed, so the service cannot resolve dot segments elsewhere.
                 String query = in.query();
                 context.request().setURI(publicPath(in.path()) + (query == null ? "" : "?" + query));
-                String client = in.remoteAddress() == null ? "unknown" : in.remoteAddress().hostAddress();
-                String prior = in.getHeader("x-forwarded-for");
-                context.request().headers().set("x-forwarded-for", prior == null ? client : prior + ", " + client);
+                context.request().headers().set("x-forwarded-for", forwardedFor(proxies, in));
                 context.request().headers().set("x-forwarded-proto", "http");
                 // The service sees the Host the client sent, as behind the Ingress: the MCP endpoint's
                 // DNS-rebinding check must judge the client's Host, not the gateway's own address.
@@ -115,7 +115,7 @@ public final class Gateway implements AutoCloseable {
                 if (in.getHeader("x-forwarded-host") == null && in.authority() != null) {
                     context.request().headers().set("x-forwarded-host", in.authority().toString());
                 }
-                return context.sendRequest();
+                return BufferedBody.thenSend(context, limits.maxBodyBytes());
             }
         });
         // HTTP/1.1 only: with clear-text HTTP/2 (a Java client's default h2c upgrade) a request in flight
@@ -167,6 +167,25 @@ public final class Gateway implements AutoCloseable {
             return io.vertx.core.http.impl.HttpUtils.normalizePath(raw);
         } catch (RuntimeException e) {
             return null;
+        }
+    }
+
+    /**
+     * The {@code X-Forwarded-For} the service sees: the client's own header is kept (and the client's
+     * address appended) only when the client is a configured proxy ({@code GATEWAY_TRUSTED_PROXIES});
+     * any other client's header is dropped, so a local caller cannot pick the address it is limited by.
+     */
+    static String forwardedFor(ClientAddress proxies, HttpServerRequest in) {
+        String client = in.remoteAddress() == null ? "unknown" : in.remoteAddress().hostAddress();
+        String prior = in.getHeader("x-forwarded-for");
+        return prior == null || prior.isBlank() || !proxies.trusts(client) ? client : prior + ", " + client;
+    }
+
+    static ClientAddress trustedProxies(List<String> proxies) {
+        try {
+            return new ClientAddress(proxies);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("GATEWAY_TRUSTED_PROXIES: " + e.getMessage(), e);
         }
     }
 
