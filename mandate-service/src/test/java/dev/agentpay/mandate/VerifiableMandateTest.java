@@ -262,4 +262,28 @@ class VerifiableMandateTest {
         int at = canonical.indexOf(",\"terms\":");
         return canonical.substring(0, at) + ",\"signer_role\":\"" + role + "\"" + canonical.substring(at);
     }
+
+    /**
+     * Issue 33 item 2: a party id that reads as a wallet after NFKC folding, trimming and lowercasing but is
+     * not a valid CAIP-10 account as written is refused naming the field, never taken as an HMAC party.
+     */
+    @Test
+    void walletLookAlikePartiesAreRefusedNamingTheField() {
+        String address = Keys.toChecksumAddress(ALICE.getAddress());
+        String tail = "8453:" + address;
+        for (String lookAlike : new String[] {"EIP155:" + tail, " eip155:" + tail, "eip155:" + tail + " ",
+                "\uff45ip155:" + tail, "eip155\uff1a" + tail, "Eip155:" + tail, "eip155:8453:" + address.substring(0, 20)}) {
+            for (String field : new String[] {"proposer", "counterparty"}) {
+                Map<String, Object> body = Api.createBody("agent-a", "agent-b", Api.inDays(5));
+                body.put(field, lookAlike);
+                partner.as().contentType(ContentType.JSON).body(body).post("/v1/mandates").then().statusCode(400)
+                        .body("success", equalTo(false)).body("error.code", equalTo("validation_error"))
+                        .body("error.message", startsWith(field + ": "));
+            }
+        }
+        // a name merely containing the prefix elsewhere is an ordinary party; a valid wallet is a wallet
+        create("agent:eip155-" + UUID.randomUUID(), "b", null);
+        Map<String, Object> body = Api.createBody("eip155:" + tail, "agent-b", Api.inDays(5));
+        partner.as().contentType(ContentType.JSON).body(body).post("/v1/mandates").then().statusCode(201);
+    }
 }

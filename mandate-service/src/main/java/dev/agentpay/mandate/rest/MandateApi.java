@@ -28,16 +28,21 @@ public final class MandateApi {
     static final int SIGNATURE_MAX = 132;
     static final int AGENT_ID_MAX = 256;
     static final int TRIGGERED_BY_MAX = 256;
+    /** The party id rule, as the OpenAPI document states it ({@link PartyId}). */
+    static final String PARTY_ID_RULE = "party name (NFC, no control/bidi/zero-width characters) or a wallet, a CAIP-10 "
+            + "account written exactly eip155:<chain id>:0x<40 hex digits>; an id that reads as a wallet after NFKC "
+            + "folding, trimming and lowercasing (\"EIP155:…\", \" eip155:…\", fullwidth letters or colon) but is not a "
+            + "valid CAIP-10 account is 400 validation_error";
 
     private MandateApi() {
     }
 
     @Schema(name = "CreateMandateRequest", additionalProperties = Schema.False.class)
     public record CreateMandateRequest(
-            @NotNull @NotBlank @Size(max = AGENT_ID_MAX) @PartyName
-            @Schema(description = "party name (NFC, no control/bidi/zero-width characters) or a wallet "
-                    + "eip155:<chain id>:<address>", examples = "agent:buyer-1") String proposer,
-            @NotNull @NotBlank @Size(max = AGENT_ID_MAX) @PartyName @Schema(examples = "agent:seller-1") String counterparty,
+            @NotNull @NotBlank @Size(max = AGENT_ID_MAX) @PartyId
+            @Schema(description = PARTY_ID_RULE, examples = "agent:buyer-1") String proposer,
+            @NotNull @NotBlank @Size(max = AGENT_ID_MAX) @PartyId
+            @Schema(description = PARTY_ID_RULE, examples = "agent:seller-1") String counterparty,
             @NotNull @NotBlank @Size(max = 10_000) @Schema(examples = "translate 10 documents") String scope,
             @JsonObject(required = true, signed = true)
             @Schema(required = true, implementation = Map.class, description = "signed as sent; numbers must survive "
