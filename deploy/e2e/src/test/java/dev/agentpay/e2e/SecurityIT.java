@@ -368,4 +368,53 @@ class SecurityIT {
         ms.sort(null);
         return ms.get((int) Math.ceil(ms.size() * 0.99) - 1);
     }
+
+    /**
+     * Issue 33 item 4: MCP tool calls no longer skip the per-address limit. discovery-service names the MCP
+     * caller in X-Forwarded-For when it calls mandate-service, so one address's REST reads and MCP tool calls
+     * draw on one allowance: with both in flight at once from one address, tool calls meet mandate-service's
+     * 429 (as an isError result naming it); another address's tool call is served.
+     */
+    @Test
+    @Order(102)
+    void mcpToolCallsAndRestShareOnePerAddressAllowance() throws Exception {
+        String client = "198.18.44." + (1 + (int) (Math.random() * 250));
+        String mandate = "mnd_00000000-0000-0000-0000-000000000000";
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        String call = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"service_query_mandate\","
+                + "\"arguments\":{\"mandate_id\":\"" + mandate + "\"}}}";
+        java.util.function.Function<String, HttpRequest> mcp = address -> HttpRequest.newBuilder(URI.create(base + "/disco/mcp"))
+                .header("X-Forwarded-For", address).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream").timeout(Duration.ofSeconds(30))
+                .POST(HttpRequest.BodyPublishers.ofString(call)).build();
+        List<CompletableFuture<HttpResponse<String>>> rest = new ArrayList<>();
+        List<CompletableFuture<HttpResponse<String>>> tools = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            rest.add(http.sendAsync(HttpRequest.newBuilder(URI.create(base + "/v1/public/mandates/" + mandate))
+                    .header("X-Forwarded-For", client).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()));
+            if (i % 3 == 0) {
+                tools.add(http.sendAsync(mcp.apply(client), HttpResponse.BodyHandlers.ofString()));
+            }
+        }
+        int restLimited = 0;
+        for (var f : rest) {
+            restLimited += f.get().statusCode() == 429 ? 1 : 0;
+        }
+        int toolsLimited = 0;
+        for (var f : tools) {
+            HttpResponse<String> r = f.get();
+            assertThat(r.statusCode()).as("MCP transport answer: %s", r.body()).isEqualTo(200);
+            if (r.body().contains("\"status\":429")) {
+                assertThat(r.body()).contains("\"isError\":true").contains("rate_limited");
+                toolsLimited++;
+            }
+        }
+        assertThat(restLimited).as("REST reads refused beyond the burst").isPositive();
+        assertThat(toolsLimited).as("tool calls from the same address refused by mandate-service's limit (of %d)", tools.size())
+                .isPositive();
+        // another address is served
+        HttpResponse<String> other = http.send(mcp.apply("198.18.45." + (1 + (int) (Math.random() * 250))),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(other.body()).as(other.body()).doesNotContain("\"status\":429").contains("mandate_not_found");
+    }
 }

@@ -37,12 +37,12 @@ public class MandateServiceClient {
 
     public Uni<UpstreamResponse> dispute(String mandateId, String apiKey, String reason, String triggeredBy) {
         ObjectNode body = JsonNodeFactory.instance.objectNode().put("reason", reason).put("triggered_by", triggeredBy);
-        return http.write(SERVICE, http.send(http.jsonRequest(HttpMethod.POST, base() + "/v1/mandates/" + enc(mandateId) + "/dispute")
+        return http.write(SERVICE, http.send(http.forCaller(http.jsonRequest(HttpMethod.POST, base() + "/v1/mandates/" + enc(mandateId) + "/dispute"))
                 .putHeader("x-api-key", apiKey), body));
     }
 
     private Uni<UpstreamResponse> get(String path) {
-        return http.read(SERVICE, http.send(http.jsonRequest(HttpMethod.GET, base() + path), null));
+        return http.read(SERVICE, http.send(http.forCaller(http.jsonRequest(HttpMethod.GET, base() + path)), null));
     }
 
     private String base() {

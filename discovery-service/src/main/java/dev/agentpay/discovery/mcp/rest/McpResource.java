@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.agentpay.commons.error.ErrorMappers;
+import dev.agentpay.commons.limits.ForwardedClient;
+import dev.agentpay.discovery.client.HttpJson;
+import io.smallrye.common.vertx.ContextLocals;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.discovery.mcp.domain.McpProtocol;
@@ -44,6 +47,9 @@ public class McpResource {
     @Inject
     ObjectMapper mapper;
 
+    @Inject
+    ForwardedClient forwarded;
+
     @POST
     @Consumes(MediaType.WILDCARD)
     public Uni<Response> post(String body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
@@ -71,6 +77,11 @@ public class McpResource {
         }
         if (msg == null) {
             return Uni.createFrom().item(rpcError(400, McpProtocol.PARSE_ERROR, "Parse error: " + why));
+        }
+        // the tools call mandate-service and invoice-service for this caller: they limit it by its own address
+        String caller = forwarded.of(request);
+        if (caller != null) {
+            ContextLocals.put(HttpJson.CALLER_ADDRESS, caller);
         }
         return mcp.handle(msg).map(answer -> answer
                 .map(a -> Response.status(a.has("error") && a.get("error").get("code").asInt() == McpProtocol.INVALID_REQUEST ? 400 : 200)
