@@ -124,6 +124,7 @@ public final class Gateway implements AutoCloseable {
         HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port)
                         .setHttp2ClearTextEnabled(false))
                 .connectionHandler(guard::opened)
+                .invalidRequestHandler(Gateway::invalidRequest)
                 .requestHandler(req -> {
                     guard.requestStarted(req);
                     String path = publicPath(req.path());
@@ -147,6 +148,29 @@ public final class Gateway implements AutoCloseable {
             throw new IllegalStateException("gateway cannot listen on " + port + ": " + e.getMessage(), e);
         }
         return new Gateway(vertx, server);
+    }
+
+    /**
+     * A request the HTTP codec could not read: a request line over 4096 characters ({@code 414 uri_too_long}),
+     * headers over 8 KiB ({@code 431 headers_too_large}), anything else malformed ({@code 400 invalid_request});
+     * each with the error envelope (Vert.x's default answers without a body), then the connection is closed.
+     */
+    static void invalidRequest(HttpServerRequest req) {
+        Throwable cause = req.decoderResult() == null ? null : req.decoderResult().cause();
+        int status;
+        String body;
+        if (cause instanceof io.netty.handler.codec.http.TooLongHttpLineException) {
+            status = 414;
+            body = ErrorBody.json("uri_too_long", "the request URI is too long");
+        } else if (cause instanceof io.netty.handler.codec.http.TooLongHttpHeaderException) {
+            status = 431;
+            body = ErrorBody.json("headers_too_large", "the request headers are too large");
+        } else {
+            status = 400;
+            body = ErrorBody.json("invalid_request", "the request could not be read as HTTP/1.1");
+        }
+        req.response().setStatusCode(status).putHeader("content-type", "application/json").putHeader("connection", "close")
+                .end(body).onComplete(v -> req.connection().close());
     }
 
     /**

@@ -186,4 +186,14 @@ class GatewayBufferedBodyTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new GatewayClientGuard.Limits(10_000, Gateway.BACKEND_IDLE_TIMEOUT_MS, 30_000, 64))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("GATEWAY_BODY_TIMEOUT_MS");
     }
+
+    /** Issue 33 item 5: 414 and 431 at the gateway carry the error envelope. */
+    @Test
+    void aLongUriOrLargeHeadersGetTheEnvelope() throws Exception {
+        Gateway g = gateway(new GatewayClientGuard.Limits(10_000, 5_000, 30_000, 64));
+        assertThat(exchange(g, "GET /v1/invoices/" + "a".repeat(5000) + " HTTP/1.1\r\nHost: a\r\n\r\n"))
+                .matches("(?s)HTTP/1\\.[01] 414 .*").contains("application/json").contains("\"code\":\"uri_too_long\"");
+        assertThat(exchange(g, "GET /v1/invoices/x HTTP/1.1\r\nHost: a\r\nX-Big: " + "h".repeat(10_000) + "\r\n\r\n"))
+                .matches("(?s)HTTP/1\\.[01] 431 .*").contains("\"success\":false").contains("\"code\":\"headers_too_large\"");
+    }
 }
