@@ -286,4 +286,26 @@ class VerifiableMandateTest {
         Map<String, Object> body = Api.createBody("eip155:" + tail, "agent-b", Api.inDays(5));
         partner.as().contentType(ContentType.JSON).body(body).post("/v1/mandates").then().statusCode(201);
     }
+
+    /**
+     * Issue 33 item 5: a wallet signature with v = 0/1 (the bare recovery id) is accepted and stored normalised to
+     * 27/28, the form the proof publishes; a signature longer than 132 characters is 400 validation_error (the
+     * field's length limit, before any check), one within it that is malformed is 403 invalid_signature.
+     */
+    @Test
+    void aWalletSignatureWithV0Or1IsStoredAs27Or28AndOverlongIs400() {
+        String id = create(caip10(ALICE), caip10(BOB), null);
+        JsonPath m = get(id);
+        byte[] digest = digest(typedData(m, CHAIN_ID, CONTRACT));
+        String alice = signDigest(digest, ALICE);
+        int v = Integer.parseInt(alice.substring(130), 16);
+        String withRecoveryId = alice.substring(0, 130) + (v == 27 ? "00" : "01");
+        sign(id, "proposer", null, "0x" + "ab".repeat(100)).statusCode(400).body("error.code", equalTo("validation_error"))
+                .body("error.message", startsWith("signature"));
+        sign(id, "proposer", null, withRecoveryId.substring(0, 131)).statusCode(403).body("error.code", equalTo("invalid_signature"));
+        sign(id, "proposer", "eip712", withRecoveryId).statusCode(200);
+        assertThat(get(id).getString("data.proposer_signature")).isEqualTo(alice.toLowerCase());
+        JsonPath proof = RestAssured.given().get("/v1/public/mandates/" + id + "/proof").then().statusCode(200).extract().jsonPath();
+        assertThat(proof.getString("data.signatures[0].signature")).isEqualTo(alice.toLowerCase());
+    }
 }

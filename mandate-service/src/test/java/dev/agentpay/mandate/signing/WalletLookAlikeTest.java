@@ -27,4 +27,15 @@ class WalletLookAlikeTest {
         }
         assertThat(WalletParty.lookAlikeProblem(null)).isNull();
     }
+
+    /** Issue 33 item 5: v = 0/1 is stored as 27/28; anything else only lowercased. */
+    @Test
+    void signaturesAreNormalisedToV27Or28() {
+        String rs = "0x" + "AB".repeat(64);
+        assertThat(Eip712Mandate.normalized(rs + "00")).isEqualTo(rs.toLowerCase() + "1b");
+        assertThat(Eip712Mandate.normalized(rs + "01")).isEqualTo(rs.toLowerCase() + "1c");
+        assertThat(Eip712Mandate.normalized(rs + "1C")).isEqualTo(rs.toLowerCase() + "1c");
+        assertThat(Eip712Mandate.normalized(rs + "02")).isEqualTo(rs.toLowerCase() + "02");
+        assertThat(Eip712Mandate.normalized("0x1234")).isEqualTo("0x1234");
+    }
 }

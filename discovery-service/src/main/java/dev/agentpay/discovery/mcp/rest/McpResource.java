@@ -60,7 +60,7 @@ public class McpResource {
         if (refusal != null) {
             return Uni.createFrom().item(rpcError(403, McpProtocol.TRANSPORT_REFUSED, "Forbidden: " + refusal));
         }
-        if (contentType == null || !contentType.toLowerCase().startsWith(MediaType.APPLICATION_JSON)) {
+        if (!isJson(contentType)) {
             return Uni.createFrom().item(rpcError(415, McpProtocol.INVALID_REQUEST, "Unsupported Media Type: send application/json"));
         }
         JsonNode msg;
@@ -87,6 +87,19 @@ public class McpResource {
                 .map(a -> Response.status(a.has("error") && a.get("error").get("code").asInt() == McpProtocol.INVALID_REQUEST ? 400 : 200)
                         .type(MediaType.APPLICATION_JSON_TYPE).entity(a).build())
                 .orElseGet(() -> Response.accepted().build()));
+    }
+
+    /**
+     * Exactly {@code application/json}, with parameters ({@code ; charset=utf-8}) or not, in any case: not
+     * {@code application/jsonx} or {@code application/json-patch+json} (a prefix test let both through).
+     */
+    static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int semicolon = contentType.indexOf(';');
+        String essence = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim();
+        return essence.equalsIgnoreCase(MediaType.APPLICATION_JSON);
     }
 
     /**
