@@ -97,10 +97,11 @@ public final class LocalStack {
     }
 
     /** Command-line options. */
-    record Options(int gatewayPort, boolean fixedPorts, boolean exitWhenReady, Path stateDir, boolean anyPorts) {
+    record Options(int gatewayPort, boolean fixedPorts, boolean exitWhenReady, Path stateDir, boolean anyPorts,
+            boolean gatewayPortGiven) {
 
         Options(int gatewayPort, boolean fixedPorts, boolean exitWhenReady, Path stateDir) {
-            this(gatewayPort, fixedPorts, exitWhenReady, stateDir, false);
+            this(gatewayPort, fixedPorts, exitWhenReady, stateDir, false, false);
         }
 
         static Options parse(String[] args) {
@@ -108,10 +109,14 @@ public final class LocalStack {
             boolean fixed = false;
             boolean exit = false;
             boolean any = false;
+            boolean gwGiven = false;
             Path state = null;
             for (int i = 1; i < args.length; i++) {
                 switch (args[i]) {
-                    case "--gateway-port" -> gw = Integer.parseInt(args[++i]);
+                    case "--gateway-port" -> {
+                        gw = Integer.parseInt(args[++i]);
+                        gwGiven = true;
+                    }
                     case "--fixed-ports" -> fixed = true;
                     // Never the default ports: several stacks on one machine (tests) then cannot take a
                     // port another stack's restarting part had released a moment before.
@@ -121,7 +126,7 @@ public final class LocalStack {
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            return new Options(gw, fixed, exit, state, any);
+            return new Options(gw, fixed, exit, state, any, gwGiven);
         }
     }
 
@@ -205,7 +210,7 @@ public final class LocalStack {
 
 
         // Services: start all six at once (each waits for nothing but its own database and Kafka).
-        int gatewayPort = Ports.isFree(options.gatewayPort()) ? options.gatewayPort() : Ports.free();
+        int gatewayPort = gatewayPort(options);
         String baseUrl = "http://127.0.0.1:" + gatewayPort;
         env.put("BASE_URL", baseUrl);
         for (Service svc : SERVICES) {
@@ -252,6 +257,18 @@ public final class LocalStack {
             System.exit(0);
         }
         new CountDownLatch(1).await();
+    }
+
+    /**
+     * The gateway's port: {@code --gateway-port N} when given (N if free, else any free port); with
+     * {@code --any-ports} and no {@code --gateway-port}, never the default 8080 (issue 33: it used to take 8080
+     * whenever free, although any-ports promises no default port).
+     */
+    static int gatewayPort(Options options) {
+        if (options.anyPorts() && !options.gatewayPortGiven()) {
+            return Ports.free();
+        }
+        return Ports.isFree(options.gatewayPort()) ? options.gatewayPort() : Ports.free();
     }
 
     private int port(Options options, int preferred) {
