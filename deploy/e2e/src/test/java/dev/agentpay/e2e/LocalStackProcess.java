@@ -55,6 +55,10 @@ final class LocalStackProcess {
         // event of the same resource with it, longer than the fault suite's drain; a shorter schedule with the
         // same number of attempts keeps retries inside the test while still going through the durable path.
         pb.environment().put("WEBHOOK_RETRY_SCHEDULE", RETRY_SCHEDULE);
+        // The tests stand in for many clients behind one proxy: the gateway believes their X-Forwarded-For
+        // (each test picks its own address, hence its own rate-limit bucket). A plain `deploy/local/run`
+        // believes nobody's (root README, "The local gateway").
+        pb.environment().put("GATEWAY_TRUSTED_PROXIES", "127.0.0.0/8,::1/128");
         process = pb.start();
         Path env = stateDir.resolve("stack.env");
         await("the stack ready (stack.env written); see " + stateDir.resolve("launcher.out")).atMost(timeout)

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.agentpay.commons.error.ErrorBody;
+import dev.agentpay.commons.limits.ClientAddress;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -92,6 +93,7 @@ public final class Gateway implements AutoCloseable {
         Vertx vertx = Vertx.vertx();
         Balancer balancer = new Balancer(vertx, instancePorts);
         GatewayClientGuard guard = new GatewayClientGuard(vertx, limits);
+        ClientAddress proxies = trustedProxies(limits.trustedProxies());
         HttpClient client = vertx.createHttpClient(new HttpClientOptions()
                 .setMaxPoolSize(200)
                 .setKeepAlive(true)
@@ -112,9 +114,7 @@ public final class Gateway implements AutoCloseable {
                 // Forward the path that was routed, so the service cannot resolve dot segments elsewhere.
                 String query = in.query();
                 context.request().setURI(publicPath(in.path()) + (query == null ? "" : "?" + query));
-                String client = in.remoteAddress() == null ? "unknown" : in.remoteAddress().hostAddress();
-                String prior = in.getHeader("x-forwarded-for");
-                context.request().headers().set("x-forwarded-for", prior == null ? client : prior + ", " + client);
+                context.request().headers().set("x-forwarded-for", forwardedFor(proxies, in));
                 context.request().headers().set("x-forwarded-proto", "http");
                 // The service sees the Host the client sent, as behind the Ingress: the MCP endpoint's
                 // DNS-rebinding check must judge the client's Host, not the gateway's own address.
@@ -124,7 +124,7 @@ public final class Gateway implements AutoCloseable {
                 if (in.getHeader("x-forwarded-host") == null && in.authority() != null) {
                     context.request().headers().set("x-forwarded-host", in.authority().toString());
                 }
-                return context.sendRequest();
+                return BufferedBody.thenSend(context, limits.maxBodyBytes());
             }
         });
         // HTTP/1.1 only: with clear-text HTTP/2 (a Java client's default h2c upgrade) a request in flight
@@ -133,6 +133,7 @@ public final class Gateway implements AutoCloseable {
         HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port)
                         .setHttp2ClearTextEnabled(false))
                 .connectionHandler(guard::opened)
+                .invalidRequestHandler(Gateway::invalidRequest)
                 .requestHandler(req -> {
                     guard.requestStarted(req);
                     String path = publicPath(req.path());
@@ -159,6 +160,29 @@ public final class Gateway implements AutoCloseable {
     }
 
     /**
+     * A request the HTTP codec could not read: a request line over 4096 characters ({@code 414 uri_too_long}),
+     * headers over 8 KiB ({@code 431 headers_too_large}), anything else malformed ({@code 400 invalid_request});
+     * each with the error envelope (Vert.x's default answers without a body), then the connection is closed.
+     */
+    static void invalidRequest(HttpServerRequest req) {
+        Throwable cause = req.decoderResult() == null ? null : req.decoderResult().cause();
+        int status;
+        String body;
+        if (cause instanceof io.netty.handler.codec.http.TooLongHttpLineException) {
+            status = 414;
+            body = ErrorBody.json("uri_too_long", "the request URI is too long");
+        } else if (cause instanceof io.netty.handler.codec.http.TooLongHttpHeaderException) {
+            status = 431;
+            body = ErrorBody.json("headers_too_large", "the request headers are too large");
+        } else {
+            status = 400;
+            body = ErrorBody.json("invalid_request", "the request could not be read as HTTP/1.1");
+        }
+        req.response().setStatusCode(status).putHeader("content-type", "application/json").putHeader("connection", "close")
+                .end(body).onComplete(v -> req.connection().close());
+    }
+
+    /**
      * The path as the services will see it: dot segments removed and unreserved percent-escapes
      * decoded (RFC 3986), so {@code /v1/public/../../admin} is routed as {@code /admin} (no route),
      * never forwarded raw to a service that would normalise it itself. Encoded slashes or
@@ -176,6 +200,25 @@ public final class Gateway implements AutoCloseable {
             return io.vertx.core.http.impl.HttpUtils.normalizePath(raw);
         } catch (RuntimeException e) {
             return null;
+        }
+    }
+
+    /**
+     * The {@code X-Forwarded-For} the service sees: the client's own header is kept (and the client's
+     * address appended) only when the client is a configured proxy ({@code GATEWAY_TRUSTED_PROXIES});
+     * any other client's header is dropped, so a local caller cannot pick the address it is limited by.
+     */
+    static String forwardedFor(ClientAddress proxies, HttpServerRequest in) {
+        String client = in.remoteAddress() == null ? "unknown" : in.remoteAddress().hostAddress();
+        String prior = in.getHeader("x-forwarded-for");
+        return prior == null || prior.isBlank() || !proxies.trusts(client) ? client : prior + ", " + client;
+    }
+
+    static ClientAddress trustedProxies(List<String> proxies) {
+        try {
+            return new ClientAddress(proxies);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("GATEWAY_TRUSTED_PROXIES: " + e.getMessage(), e);
         }
     }
 

@@ -100,10 +100,11 @@ public final class LocalStack {
     }
 
     /** Command-line options. */
-    record Options(int gatewayPort, boolean fixedPorts, boolean exitWhenReady, Path stateDir, boolean anyPorts, int replicas) {
+    record Options(int gatewayPort, boolean fixedPorts, boolean exitWhenReady, Path stateDir, boolean anyPorts, int replicas,
+            boolean gatewayPortGiven) {
 
         Options(int gatewayPort, boolean fixedPorts, boolean exitWhenReady, Path stateDir) {
-            this(gatewayPort, fixedPorts, exitWhenReady, stateDir, false, 1);
+            this(gatewayPort, fixedPorts, exitWhenReady, stateDir, false, 1, false);
         }
 
         static Options parse(String[] args) {
@@ -111,11 +112,15 @@ public final class LocalStack {
             boolean fixed = false;
             boolean exit = false;
             boolean any = false;
+            boolean gwGiven = false;
             Path state = null;
             int replicas = 1;
             for (int i = 1; i < args.length; i++) {
                 switch (args[i]) {
-                    case "--gateway-port" -> gw = Integer.parseInt(args[++i]);
+                    case "--gateway-port" -> {
+                        gw = Integer.parseInt(args[++i]);
+                        gwGiven = true;
+                    }
                     case "--fixed-ports" -> fixed = true;
                     // Never the default ports: several stacks on one machine (tests) then cannot take a
                     // port another stack's restarting part had released a moment before.
@@ -132,7 +137,7 @@ public final class LocalStack {
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            return new Options(gw, fixed, exit, state, any, replicas);
+            return new Options(gw, fixed, exit, state, any, replicas, gwGiven);
         }
     }
 
@@ -216,7 +221,7 @@ public final class LocalStack {
 
 
         // Services: start all six at once (each waits for nothing but its own database and Kafka).
-        int gatewayPort = Ports.isFree(options.gatewayPort()) ? options.gatewayPort() : Ports.free();
+        int gatewayPort = gatewayPort(options);
         String baseUrl = "http://127.0.0.1:" + gatewayPort;
         env.put("BASE_URL", baseUrl);
         replicas = options.replicas();
@@ -282,6 +287,18 @@ public final class LocalStack {
             System.exit(0);
         }
         new CountDownLatch(1).await();
+    }
+
+    /**
+     * The gateway's port: {@code --gateway-port N} when given (N if free, else any free port); with
+     * {@code --any-ports} and no {@code --gateway-port}, never the default 8080 (issue 33: it used to take 8080
+     * whenever free, although any-ports promises no default port).
+     */
+    static int gatewayPort(Options options) {
+        if (options.anyPorts() && !options.gatewayPortGiven()) {
+            return Ports.free();
+        }
+        return Ports.isFree(options.gatewayPort()) ? options.gatewayPort() : Ports.free();
     }
 
     private int port(Options options, int preferred) {
