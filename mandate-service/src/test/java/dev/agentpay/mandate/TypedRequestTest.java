@@ -198,7 +198,7 @@ class TypedRequestTest {
         JsonPath doc = given().accept("application/json").get("/q/openapi?format=json").then().statusCode(200).extract().jsonPath();
         String create = "components.schemas.CreateMandateRequest";
         assertThat(doc.getList(create + ".required", String.class))
-                .containsExactlyInAnyOrder("proposer", "counterparty", "scope", "terms", "expiry");
+                .containsExactlyInAnyOrder("scope", "terms", "expiry");
         assertThat(doc.getInt(create + ".properties.scope.maxLength")).isEqualTo(10_000);
         assertThat(doc.getInt(create + ".properties.proposer.maxLength")).isEqualTo(256);
         assertThat(doc.getBoolean(create + ".additionalProperties")).isFalse();
