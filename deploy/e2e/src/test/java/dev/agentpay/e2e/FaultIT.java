@@ -81,6 +81,8 @@ class FaultIT {
         for (int i = 0; i < x402Threads; i++) {
             workers.add(new Thread(load.x402Worker(), "load-x402-" + i));
         }
+        // charges racing against mandate budgets while mandate-service and invoice-service are killed (issue 28)
+        workers.add(new Thread(load.budgetWorker(), "load-budget-0"));
         workers.forEach(Thread::start);
 
         Faults faults = new Faults(stack.stateDir, env, receiver, new java.util.Random(seed + 2));
@@ -171,6 +173,8 @@ class FaultIT {
         sb.append("| HTTP requests through the gateway (retries included) | ").append(calls.size()).append(" |\n");
         byOp.forEach((op, n) -> sb.append("| &nbsp; ").append(op).append(" | ").append(n).append(" |\n"));
         sb.append("| mandates created | ").append(load.mandates.size()).append(" |\n");
+        sb.append("| mandates with a budget / charges accepted (6 raced per budget, at most 4 fit) | ")
+                .append(load.budgetMandates.size()).append(" / ").append(load.chargesAccepted.get()).append(" |\n");
         sb.append("| invoices created / USDC payments sent | ").append(load.invoices.size()).append(" / ").append(load.payments.size()).append(" |\n");
         sb.append("| x402 paid calls (one signed payment each) / answered 200 | ").append(load.x402Payments.size()).append(" / ")
                 .append(load.x402Payments.stream().filter(p -> !p.acceptedInvoiceIds().isEmpty()).count()).append(" |\n");
