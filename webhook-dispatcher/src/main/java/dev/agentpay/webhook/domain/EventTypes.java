@@ -24,6 +24,11 @@ public final class EventTypes {
             "mandate.disputed",
             "mandate.expired",
             MandateEvent.ANCHORED,
+            // charges against a mandate's budget (issue 28): data = {mandate_id, charge, budget}
+            "mandate.charge_created",
+            "mandate.charge_settled",
+            "mandate.charge_released",
+            "mandate.budget_exhausted",
             InvoiceEvent.CREATED,
             InvoiceEvent.PARTIALLY_PAID,
             InvoiceEvent.SETTLED,

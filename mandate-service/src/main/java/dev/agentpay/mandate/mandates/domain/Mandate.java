@@ -40,6 +40,10 @@ public class Mandate {
     /** The EIP-712 domain wallet parties sign, or null when neither party is a wallet. */
     public Long eip712ChainId;
     public String eip712Contract;
+    /** The signed budget (issue 28), or {@code null}: part of the signing bytes only when present. */
+    public dev.agentpay.mandate.budget.domain.BudgetTerms budget;
+    /** The budget's money state as read with the mandate (for {@code budget_remaining}), or {@code null}. */
+    public dev.agentpay.mandate.budget.domain.BudgetLedger budgetLedger;
 
     /**
      * The parties form ({@code parties: [{id, role}]} at creation), in signing order, with each party's scheme and

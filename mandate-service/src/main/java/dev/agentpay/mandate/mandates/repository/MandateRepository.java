@@ -28,19 +28,22 @@ public class MandateRepository {
             + " drs_receipt_id, created_at, updated_at, proposer_scheme, counterparty_scheme, eip712_chain_id, eip712_contract,"
             + " parties";
 
+    /** The budget (issue 28) read with the mandate, as one JSON column ({@code BudgetColumn}); null without a budget. */
+    private static final String WITH_BUDGET = ", " + dev.agentpay.mandate.budget.repository.BudgetColumn.SQL;
+
     private static final String TRANSITION_COLUMNS = "id, mandate_id, seq, from_state, to_state, metadata, anchor_tx_hash,"
             + " anchor_block_number, anchor_chain_id, anchored_at, created_at, anchor_log_index, anchor_contract";
 
     /** The partner's mandate, or {@code null} (also when it belongs to another partner). */
     public Uni<Mandate> find(SqlClient sql, String id, String partnerId) {
-        return sql.preparedQuery("select " + COLUMNS + " from mandate where id = $1 and partner_id = $2")
+        return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where id = $1 and partner_id = $2")
                 .execute(Tuple.of(id, partnerId))
                 .map(rs -> rs.size() == 0 ? null : map(rs.iterator().next()));
     }
 
     /** Any partner's mandate (the public view), or {@code null}. */
     public Uni<Mandate> findAny(SqlClient sql, String id) {
-        return sql.preparedQuery("select " + COLUMNS + " from mandate where id = $1")
+        return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where id = $1")
                 .execute(Tuple.of(id))
                 .map(rs -> rs.size() == 0 ? null : map(rs.iterator().next()));
     }
@@ -50,14 +53,14 @@ public class MandateRepository {
      * mandate run one after the other, and each sees the state the previous one left.
      */
     public Uni<Mandate> lock(SqlClient sql, String id, String partnerId) {
-        return sql.preparedQuery("select " + COLUMNS + " from mandate where id = $1 and partner_id = $2 for update")
+        return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where id = $1 and partner_id = $2 for update")
                 .execute(Tuple.of(id, partnerId))
                 .map(rs -> rs.size() == 0 ? null : map(rs.iterator().next()));
     }
 
     /** Locks up to {@code limit} live mandates whose expiry has passed, skipping those another transaction holds. */
     public Uni<List<Mandate>> lockExpired(SqlClient sql, Instant now, int limit) {
-        return sql.preparedQuery("select " + COLUMNS + " from mandate where state = any($1) and expires_at <= $2"
+        return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where state = any($1) and expires_at <= $2"
                         + " order by expires_at limit $3 for update skip locked")
                 .execute(Tuple.of(MandateState.liveWireNames().toArray(new String[0]), db(now), limit))
                 .map(rs -> Rows.list(rs, r -> map(r)));
@@ -146,6 +149,7 @@ public class MandateRepository {
         m.eip712ChainId = r.getLong("eip712_chain_id");
         m.eip712Contract = r.getString("eip712_contract");
         m.parties = PartiesColumn.read(r.getString("parties"));
+        dev.agentpay.mandate.budget.repository.BudgetColumn.read(r, m);
         return m;
     }
 

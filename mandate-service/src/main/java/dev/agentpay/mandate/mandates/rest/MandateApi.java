@@ -74,12 +74,16 @@ public final class MandateApi {
             @Schema(description = "the parties form, instead of `proposer` and `counterparty`: every party with its role, "
                     + "in signing order (the first signs first); roles and ids unique; each party signs with its own scheme "
                     + "(a wallet eip155:<chain id>:<address> with eip712, any other id with `signature_scheme`)")
-            List<@NotNull @Valid PartyRequest> parties) {
+            List<@NotNull @Valid PartyRequest> parties,
+            // absent from the idempotency fingerprint when not sent, likewise
+            @JsonInclude(JsonInclude.Include.NON_NULL)
+            @Valid @Schema(description = "optional budget the parties sign (issue 28); absent: the mandate signs exactly "
+                    + "the bytes it signed before") dev.agentpay.mandate.budget.rest.BudgetApi.BudgetRequest budget) {
 
         /** The two-party form, as every v0.1 client sends it. */
         public CreateMandateRequest(String proposer, String counterparty, String scope, JsonNode terms, String expiry,
                 JsonNode context, String signatureScheme) {
-            this(proposer, counterparty, scope, terms, expiry, context, signatureScheme, null);
+            this(proposer, counterparty, scope, terms, expiry, context, signatureScheme, null, null);
         }
 
         /** The parties form's id/role pairs in signing order, or {@code null} for the two-party form. */

@@ -2,6 +2,7 @@ package dev.agentpay.mandate.mandates.rest;
 
 import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
+import dev.agentpay.commons.auth.Scopes;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.mandate.idempotency.domain.ApiResult;
 import dev.agentpay.mandate.idempotency.service.IdempotencyService;
@@ -67,6 +68,9 @@ public class MandateResource {
     @Inject
     CurrentPartner partner;
 
+    @Inject
+    dev.agentpay.mandate.budget.config.BudgetConfig budgetConfig;
+
     /** One state-changing operation of the mandate API, given the request's idempotency key. */
     @FunctionalInterface
     interface Operation {
@@ -78,16 +82,19 @@ public class MandateResource {
         return op.run(partner.id(), idempotency.key(idemKey, "POST", path, body)).map(Responses::of);
     }
 
+    @Scopes.MandatesWrite
     @POST
     @Path("/mandates")
     @APIResponse(responseCode = "201", description = "created; the proposer signs next", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Created.class)))
     @APIResponse(responseCode = "409", description = CONFLICT)
     public Uni<Response> create(@RestHeader(IDEMPOTENCY_KEY) String idemKey, @Valid @NotNull CreateMandateRequest body) {
         var cmd = new MandateService.NewMandate(body.proposer(), body.counterparty(), body.scope(), body.terms(),
-                body.contextJson(), JsDate.parse(body.expiry()), body.hmacScheme(), body.signedParties());
+                body.contextJson(), JsDate.parse(body.expiry()), body.hmacScheme(), body.signedParties(),
+                body.budget() == null ? null : body.budget().terms(budgetConfig.minPeriod(), budgetConfig.maxPeriod()));
         return run("/v1/mandates", idemKey, body, (p, key) -> service.create(p, key, cmd));
     }
 
+    @Scopes.MandatesRead
     @GET
     @Path("/mandates/{id}")
     @APIResponse(responseCode = "200", description = "the mandate", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateView.class)))
@@ -96,6 +103,7 @@ public class MandateResource {
         return queries.get(partner.id(), id).map(Responses::ok);
     }
 
+    @Scopes.MandatesSign
     @POST
     @Path("/mandates/{id}/sign")
     @APIResponse(responseCode = "200", description = "signed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Signed.class)))
@@ -116,6 +124,7 @@ public class MandateResource {
                 (p, key) -> service.sign(p, key, id, signer, body.signature(), scheme));
     }
 
+    @Scopes.MandatesWrite
     @POST
     @Path("/mandates/{id}/start")
     @APIResponse(responseCode = "200", description = "started", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
@@ -126,6 +135,7 @@ public class MandateResource {
         return transition(id, "start", idemKey, body, service::start);
     }
 
+    @Scopes.MandatesWrite
     @POST
     @Path("/mandates/{id}/complete")
     @APIResponse(responseCode = "200", description = "completed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
@@ -148,6 +158,7 @@ public class MandateResource {
                 (p, key) -> t.apply(p, key, id, triggeredBy(req.triggeredBy())));
     }
 
+    @Scopes.DisputesWrite
     @POST
     @Path("/mandates/{id}/dispute")
     @APIResponse(responseCode = "200", description = "disputed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
@@ -160,6 +171,7 @@ public class MandateResource {
     }
 
     /** A DRS receipt, issued when a mandate's counterparty signs. */
+    @Scopes.MandatesRead
     @GET
     @Path("/receipts/{id}")
     @Tag(name = "Receipts")

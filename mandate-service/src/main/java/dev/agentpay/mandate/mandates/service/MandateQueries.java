@@ -51,7 +51,7 @@ public class MandateQueries {
                 }
                 String status = ts.isEmpty() ? Transition.ANCHOR_NONE : ts.get(ts.size() - 1).anchorStatus();
                 return new PublicMandateView(m.id, m.state.wire(), m.protoMandateHash, anchor, status,
-                        ApiJson.time(m.createdAt),
+                        ApiJson.time(m.createdAt), m.budget != null,
                         m.signers().stream().map(p -> new PublicMandateView.Party(p.role, p.id, ApiJson.time(p.signedAt),
                                 p.scheme.wire())).toList());
             });

@@ -67,14 +67,18 @@ public class MandateService {
     @Inject
     MandateConfig config;
 
+    @Inject
+    dev.agentpay.mandate.budget.repository.BudgetRepository budgets;
+
     /** A validated creation request; {@code terms} is the JSON object the client sent, numbers exact. */
     public record NewMandate(String proposer, String counterparty, String scope, JsonNode terms, String contextJson,
-            Instant expiresAt, SignatureScheme hmacScheme, List<MandateParty> parties) {
+            Instant expiresAt, SignatureScheme hmacScheme, List<MandateParty> parties,
+            dev.agentpay.mandate.budget.domain.BudgetTerms budget) {
 
         /** The two-party form ({@code proposer}/{@code counterparty}). */
         public NewMandate(String proposer, String counterparty, String scope, JsonNode terms, String contextJson,
                 Instant expiresAt, SignatureScheme hmacScheme) {
-            this(proposer, counterparty, scope, terms, contextJson, expiresAt, hmacScheme, null);
+            this(proposer, counterparty, scope, terms, contextJson, expiresAt, hmacScheme, null, null);
         }
     }
 
@@ -106,12 +110,20 @@ public class MandateService {
         m.context = req.contextJson();
         m.state = MandateState.PROPOSED;
         m.expiresAt = expiresAt;
+        m.budget = req.budget();
+        m.budgetLedger = m.budget == null ? null : new dev.agentpay.mandate.budget.domain.BudgetLedger(
+                m.budget.amountAtomic(), m.budget.periodDuration(), null, java.math.BigInteger.ZERO, java.math.BigInteger.ZERO);
         if (req.parties() != null) {
             assignParties(m, req.parties(), req.hmacScheme());
         } else {
             m.proposerAgentId = req.proposer();
             m.counterpartyAgentId = req.counterparty();
             assignSchemes(m, req.hmacScheme());
+        }
+        if (m.budget != null && m.partiesForm() && m.hasWalletParty()) {
+            // the N-party EIP-712 struct does not carry the budget yet: a wallet would sign without seeing it
+            throw ApiException.invalidField("budget", "a budget is not supported yet on a parties-form mandate with a "
+                    + "wallet (eip155) party; use HMAC parties or the two-party form");
         }
         m.protoVersion = !m.partiesForm() && m.proposerScheme == SignatureScheme.HMAC
                 && m.counterpartyScheme == SignatureScheme.HMAC ? config.protoVersion() : PROTO_V02;
@@ -124,6 +136,7 @@ public class MandateService {
         // the event follow the mandate row, and a failure of the first fails the transaction
         return idempotency.run(partnerId, key, conn -> Uni.combine().all()
                 .unis(mandates.insert(conn, m),
+                        m.budget == null ? Uni.createFrom().voidItem() : budgets.insert(conn, m.id, m.budget, now),
                         transition(conn, m, new ArrayList<>(), MandateState.PROPOSED, SIGNER_PROPOSER, Map.of(), now))
                 .discardItems()
                 .map(v -> {

@@ -21,6 +21,9 @@ public final class MandateViews {
                 CanonicalMandate.isoMillis(m.expiresAt), m.disputeReason, ApiJson.time(m.disputedAt), m.drsReceiptId,
                 ApiJson.time(m.createdAt), ApiJson.time(m.updatedAt), m.proposerScheme.wire(),
                 m.counterpartyScheme == null ? null : m.counterpartyScheme.wire(), PartyView.of(m.signers()),
+                dev.agentpay.mandate.budget.domain.BudgetViews.Terms.of(m.budget),
+                m.budgetLedger == null ? null : dev.agentpay.mandate.budget.domain.Usdc.text(
+                        m.budgetLedger.remainingAt(dev.agentpay.commons.sql.Times.now())),
                 transitions.stream().map(t -> new MandateView.TransitionView(t.id().toString(),
                         t.fromState() == null ? null : t.fromState().wire(), t.toState().wire(), t.anchorStatus(),
                         t.anchorTxHash(),
