@@ -33,7 +33,7 @@ class OAuthIT {
     static String signingSecret;
 
     @BeforeAll
-    static void setUp() {
+    static void setUp() throws Exception {
         env = SharedStack.env();
         base = env.get("BASE_URL");
         Response issued = admin().contentType("application/json").body(Map.of("name", "oauth-it")).post("/admin/partners");
