@@ -53,7 +53,7 @@ class McpTest {
     void toolsListWorksWithoutInitializeOrSession() throws Exception {
         Response r = rpc("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\",\"params\":{}}");
         r.then().statusCode(200).contentType("application/json").header("Mcp-Session-Id", nullValue())
-                .body("id", equalTo(7)).body("result.tools.size()", equalTo(8));
+                .body("id", equalTo(7)).body("result.tools.size()", equalTo(9));
         JsonNode tools = M.readTree(r.asString()).path("result").path("tools");
         for (JsonNode t : tools) {
             assertThat(t.path("name").asText()).startsWith("service_");
@@ -205,6 +205,41 @@ class McpTest {
         assertThat(again.get("isError").asBoolean()).isTrue();
         assertThat(again.at("/content/1/text").asText()).contains("cannot be disputed");
         assertThat(again.at("/structuredContent/error/code").asText()).isEqualTo("invalid_transition");
+    }
+
+    @Test
+    void chargeMandateSendsTheChargeWithKeyAndIdempotencyKeyAndQueryShowsTheBudgetOnlyWithAKey() throws Exception {
+        UpstreamStub stub = UpstreamStubResource.stub();
+        String id = stub.mandate("signed_by_both");
+        JsonNode noKey = call("service_charge_mandate", Map.of("mandate_id", id, "amount", "0.10", "chain", "base"));
+        assertThat(noKey.get("isError").asBoolean()).isTrue();
+        assertThat(noKey.at("/content/1/text").asText()).contains("api_key: is required");
+        JsonNode badAmount = call("service_charge_mandate", Map.of("mandate_id", id, "amount", "0.1234567", "chain", "base",
+                "api_key", UpstreamStub.API_KEY));
+        assertThat(badAmount.get("isError").asBoolean()).isTrue();
+        assertThat(stub.seen("POST", "/v1/mandates/" + id + "/charges")).isEmpty();
+
+        JsonNode ok = call("service_charge_mandate", Map.of("mandate_id", id, "amount", "0.10", "chain", "base",
+                "idempotency_key", "order-1", "api_key", UpstreamStub.API_KEY));
+        assertThat(ok.get("isError").asBoolean()).as(ok.toString()).isFalse();
+        assertThat(ok.at("/structuredContent/invoice_id").asText()).isNotBlank();
+        UpstreamStub.Seen sent = stub.seen("POST", "/v1/mandates/" + id + "/charges").get(0);
+        assertThat(sent.headers().get("X-api-key")).containsExactly(UpstreamStub.API_KEY);
+        assertThat(sent.headers().get("Idempotency-key")).containsExactly("order-1");
+        JsonNode body = M.readTree(sent.body());
+        assertThat(body.get("amount").asText()).isEqualTo("0.10");
+        assertThat(body.has("api_key")).isFalse();
+
+        String proposed = stub.mandate("proposed");
+        JsonNode refused = call("service_charge_mandate", Map.of("mandate_id", proposed, "amount", "0.10", "chain", "base",
+                "api_key", UpstreamStub.API_KEY));
+        assertThat(refused.at("/structuredContent/error/code").asText()).isEqualTo("mandate_not_active");
+
+        JsonNode publicOnly = call("service_query_mandate", Map.of("mandate_id", id));
+        assertThat(publicOnly.at("/structuredContent/budget").isMissingNode()).isTrue();
+        JsonNode withKey = call("service_query_mandate", Map.of("mandate_id", id, "api_key", UpstreamStub.API_KEY));
+        assertThat(withKey.get("isError").asBoolean()).as(withKey.toString()).isFalse();
+        assertThat(withKey.at("/structuredContent/budget/remaining").asText()).isEqualTo("1");
     }
 
     @Test

@@ -57,6 +57,25 @@ public class MandateServiceClient {
                 .putHeader(credential.header(), credential.value()), body));
     }
 
+    /** The budget of the partner's mandate ({@code GET /v1/mandates/{id}/budget}, the partner's key). */
+    public Uni<UpstreamResponse> budget(String mandateId, String apiKey) {
+        return http.read(SERVICE, http.send(http.jsonRequest(HttpMethod.GET, base() + "/v1/mandates/" + enc(mandateId)
+                + "/budget?limit=20").putHeader("x-api-key", apiKey), null));
+    }
+
+    /**
+     * A charge against the mandate's budget ({@code POST /v1/mandates/{id}/charges}); never retried here (it reserves
+     * money): the caller repeats it with the same idempotency key, which answers the first answer.
+     */
+    public Uni<UpstreamResponse> charge(String mandateId, String apiKey, String idempotencyKey, ObjectNode body) {
+        var req = http.jsonRequest(HttpMethod.POST, base() + "/v1/mandates/" + enc(mandateId) + "/charges")
+                .putHeader("x-api-key", apiKey);
+        if (idempotencyKey != null) {
+            req.putHeader("Idempotency-Key", idempotencyKey);
+        }
+        return http.write(SERVICE, http.send(req, body));
+    }
+
     private Uni<UpstreamResponse> get(String path) {
         return http.read(SERVICE, http.send(http.jsonRequest(HttpMethod.GET, base() + path), null));
     }

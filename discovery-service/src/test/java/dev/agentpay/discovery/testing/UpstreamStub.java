@@ -171,6 +171,23 @@ public final class UpstreamStub implements AutoCloseable {
                     .put("mandate_id", m.get("id").asText()).put("status", m.get("state").asText()).putNull("drs_receipt_id")));
             return;
         }
+        if (op.equals("budget") && method.equals("GET")) {
+            send(ex, 200, M.createObjectNode().put("success", true).set("data", M.createObjectNode()
+                    .put("mandate_id", m.get("id").asText()).put("amount", "1").put("reserved", "0").put("spent", "0")
+                    .put("remaining", "1").set("charges", M.createArrayNode())));
+            return;
+        }
+        if (op.equals("charges") && method.equals("POST")) {
+            if (!state.equals("signed_by_both") && !state.equals("in_progress")) {
+                send(ex, 409, error("mandate_not_active", "mandate is " + state));
+                return;
+            }
+            ObjectNode c = M.createObjectNode().put("charge_id", "chg_" + UUID.randomUUID()).put("mandate_id", m.get("id").asText())
+                    .put("invoice_id", UUID.randomUUID().toString()).put("amount", in.path("amount").asText()).put("status", "pending");
+            c.putObject("paymentDetails").put("chain", in.path("chain").asText()).put("paymentAddress", "0x" + "ab".repeat(20));
+            send(ex, 201, M.createObjectNode().put("success", true).set("data", c));
+            return;
+        }
         if (op.equals("dispute")) {
             if (!in.path("reason").isTextual()) {
                 send(ex, 400, error("validation_error", "reason: is required"));

@@ -278,7 +278,7 @@ public class DocumentService {
         ArrayNode p = mapper.createArrayNode();
         partnerships.forEach(p::add);
         ObjectNode definitions = mapper.createObjectNode();
-        definitions.put("drs_receipts_issued", "mandates that reached signed_by_both (mandate.signed_by_both events)");
+        definitions.put("drs_receipts_issued", "mandates that reached signed_by_both or signed_by_all (mandate.signed_by_both, mandate.signed_by_all events)");
         definitions.put("mandates_anchored", "distinct mandates with at least one transition anchored on chain");
         definitions.put("invoices_settled", "invoices currently SETTLED (invoice.settled minus invoice.unsettled after a reorg)");
         definitions.put("anchored_transitions", "anchor receipts received (one per anchored transition)");

@@ -67,7 +67,9 @@ public class ToolExecutor {
         Uni<ObjectNode> result = switch (name) {
             case "service_get_pricing" -> document(DocumentPaths.section(DocumentPaths.PRICING));
             case "service_get_trust_signals" -> document(DocumentPaths.section(DocumentPaths.TRUST_SIGNALS));
-            case "service_query_mandate" -> queryMandate(args.get("mandate_id").asText());
+            case "service_query_mandate" -> queryMandate(args.get("mandate_id").asText(),
+                    args.hasNonNull("api_key") ? args.get("api_key").asText() : null);
+            case "service_charge_mandate" -> chargeMandate(args);
             case "service_verify_mandate" -> verifyMandate(args.get("mandate_id").asText());
             case "service_dispute_open" -> disputeOpen(args, bearer);
             case "service_create_invoice" -> x402(tool, "/api/x402/invoice", args);
@@ -88,7 +90,8 @@ public class ToolExecutor {
      * visible ASCII, no space, CR, LF or other control (Vert.x would throw with the value in its message).
      */
     static final java.util.Map<String, String> HEADER_BOUND = java.util.Map.of(
-            "api_key", "x-api-key", "access_token", "Authorization", "x_payment", InvoiceServiceClient.X_PAYMENT);
+            "api_key", "x-api-key", "access_token", "Authorization", "x_payment", InvoiceServiceClient.X_PAYMENT,
+            "idempotency_key", "Idempotency-Key");
 
     static List<String> headerProblems(ObjectNode args) {
         List<String> out = new java.util.ArrayList<>();
@@ -123,15 +126,62 @@ public class ToolExecutor {
                 .orElseGet(() -> failure("The document " + path + " is not available yet; retry shortly", error("not_ready", path))));
     }
 
-    private Uni<ObjectNode> queryMandate(String id) {
-        return mandates.publicMandate(id).map(r -> {
+    private Uni<ObjectNode> queryMandate(String id, String apiKey) {
+        return mandates.publicMandate(id).flatMap(r -> {
+            if (!r.ok()) {
+                return Uni.createFrom().item(r.status() == 404
+                        ? failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"))
+                        : refused(MandateServiceClient.SERVICE, r));
+            }
+            ObjectNode view = unwrap(r.body());
+            if (apiKey == null) {
+                return Uni.createFrom().item(success(view));
+            }
+            // with the owner's key: the budget (never in the public view)
+            return mandates.budget(id, apiKey).map(b -> {
+                if (b.ok()) {
+                    view.set("budget", unwrap(b.body()));
+                    return success(view);
+                }
+                if (b.status() == 404 && "no_budget".equals(b.body() == null ? null : b.body().path("error").path("code").asText())) {
+                    view.putNull("budget");
+                    return success(view);
+                }
+                return switch (b.status()) {
+                    case 401 -> failure("The api_key was refused by mandate-service (missing, invalid or revoked)", upstreamError(b, "unauthorized"));
+                    case 404 -> failure("Mandate " + id + " is not this partner's", upstreamError(b, "mandate_not_found"));
+                    default -> refused(MandateServiceClient.SERVICE, b);
+                };
+            });
+        });
+    }
+
+    /** {@code POST /v1/mandates/{id}/charges} with the partner's key; the body is the tool's arguments less the credentials. */
+    private Uni<ObjectNode> chargeMandate(ObjectNode args) {
+        String id = args.get("mandate_id").asText();
+        ObjectNode body = mapper.createObjectNode();
+        body.set("amount", args.get("amount"));
+        body.set("chain", args.get("chain"));
+        if (args.hasNonNull("description")) {
+            body.set("description", args.get("description"));
+        }
+        if (args.hasNonNull("expires_in")) {
+            body.set("expires_in", args.get("expires_in"));
+        }
+        String idem = args.hasNonNull("idempotency_key") ? args.get("idempotency_key").asText() : null;
+        return mandates.charge(id, args.get("api_key").asText(), idem, body).map(r -> {
             if (r.ok()) {
                 return success(unwrap(r.body()));
             }
-            if (r.status() == 404) {
-                return failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
-            }
-            return refused(MandateServiceClient.SERVICE, r);
+            return switch (r.status()) {
+                case 401 -> failure("The api_key was refused by mandate-service (missing, invalid or revoked)", upstreamError(r, "unauthorized"));
+                case 404 -> failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
+                case 409 -> failure("The charge was refused: " + upstreamError(r, "refused").path("error").path("message").asText(),
+                        upstreamError(r, "refused"));
+                case 503 -> failure("The charge is reserved but its invoice is not created yet; call again with the same "
+                        + "idempotency_key", upstreamError(r, "charge_pending"));
+                default -> refused(MandateServiceClient.SERVICE, r);
+            };
         });
     }
 
@@ -175,7 +225,7 @@ public class ToolExecutor {
                                 upstreamError(r, "unauthorized"));
                         case 403 -> failure("The " + credential.what() + " lacks scope disputes:write", upstreamError(r, "insufficient_scope"));
                         case 404 -> failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
-                        case 409 -> failure("Mandate " + id + " cannot be disputed in its current state (only signed_by_both or in_progress)",
+                        case 409 -> failure("Mandate " + id + " cannot be disputed in its current state (only signed_by_both, signed_by_all or in_progress)",
                                 upstreamError(r, "invalid_transition"));
                         default -> refused(MandateServiceClient.SERVICE, r);
                     };

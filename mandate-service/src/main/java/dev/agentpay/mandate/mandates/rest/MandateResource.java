@@ -68,6 +68,9 @@ public class MandateResource {
     @Inject
     CurrentPartner partner;
 
+    @Inject
+    dev.agentpay.mandate.budget.config.BudgetConfig budgetConfig;
+
     /** One state-changing operation of the mandate API, given the request's idempotency key. */
     @FunctionalInterface
     interface Operation {
@@ -86,7 +89,8 @@ public class MandateResource {
     @APIResponse(responseCode = "409", description = CONFLICT)
     public Uni<Response> create(@RestHeader(IDEMPOTENCY_KEY) String idemKey, @Valid @NotNull CreateMandateRequest body) {
         var cmd = new MandateService.NewMandate(body.proposer(), body.counterparty(), body.scope(), body.terms(),
-                body.contextJson(), JsDate.parse(body.expiry()), body.hmacScheme());
+                body.contextJson(), JsDate.parse(body.expiry()), body.hmacScheme(), body.signedParties(),
+                body.budget() == null ? null : body.budget().terms(budgetConfig.minPeriod(), budgetConfig.maxPeriod()));
         return run("/v1/mandates", idemKey, body, (p, key) -> service.create(p, key, cmd));
     }
 
@@ -109,7 +113,8 @@ public class MandateResource {
             @Valid @NotNull SignRequest body) {
         String signer = body.role();
         if (signer == null) {
-            throw ApiException.badRequest("invalid_signer", "signer must be \"proposer\" or \"counterparty\"");
+            throw ApiException.badRequest("invalid_signer", "signer must be \"proposer\" or \"counterparty\" (or, for a "
+                    + "mandate created with parties, one of its roles)");
         }
         if (body.signature() == null || body.signature().isBlank()) {
             throw ApiException.badRequest("missing_signature", "signature is required");
