@@ -40,6 +40,8 @@ import org.junit.jupiter.api.Test;
  * anchoring and settlement latency p99 during the roll stay within 2x their steady values (a probe flow
  * every 2 s measures both). Figures: {@code target/rolling-restart.md}.
  */
+// Not yet run to completion on the shared machine (issue 29 report): opt in with -De2e.failover=true until it is.
+@org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "e2e.failover", matches = "true")
 @Order(92) // after FailoverIT, on the same stack, which it stops
 class RollingRestartIT {
 
