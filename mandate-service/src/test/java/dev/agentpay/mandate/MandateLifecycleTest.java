@@ -285,7 +285,7 @@ class MandateLifecycleTest {
                 .body("data.parties[1].signed_at", nullValue())
                 .extract().asString();
         assertThat(io.restassured.RestAssured.given().get("/v1/public/mandates/" + m.id()).jsonPath().getMap("data"))
-                .containsOnlyKeys("id", "state", "mandate_hash", "anchor_tx_hash", "anchor_status", "created_at", "parties");
+                .containsOnlyKeys("id", "state", "mandate_hash", "anchor_tx_hash", "anchor_status", "created_at", "has_budget", "parties");
         assertThat(body).doesNotContain(m.signature()).doesNotContain("USDC").doesNotContain("quarterly")
                 .doesNotContain("chat_id");
         io.restassured.RestAssured.given().get("/v1/public/mandates/mnd_nope").then().statusCode(404)

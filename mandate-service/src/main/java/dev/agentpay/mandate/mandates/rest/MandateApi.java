@@ -84,6 +84,12 @@ public final class MandateApi {
             @Valid @Schema(description = "optional budget the parties sign (issue 28); absent: the mandate signs exactly "
                     + "the bytes it signed before") dev.agentpay.mandate.budget.rest.BudgetApi.BudgetRequest budget) {
 
+        /** Either form without a budget. */
+        public CreateMandateRequest(String proposer, String counterparty, String scope, JsonNode terms, String expiry,
+                JsonNode context, String signatureScheme, List<PartyRequest> parties) {
+            this(proposer, counterparty, scope, terms, expiry, context, signatureScheme, parties, null);
+        }
+
         /** The two-party form, as every v0.1 client sends it. */
         public CreateMandateRequest(String proposer, String counterparty, String scope, JsonNode terms, String expiry,
                 JsonNode context, String signatureScheme) {

@@ -1,9 +1,11 @@
 package dev.agentpay.settlement.sweep.service;
 
+import dev.agentpay.settlement.sweep.domain.SweepBatch;
 import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.chains.ChainTable;
 import dev.agentpay.settlement.client.EvmClient;
 import dev.agentpay.settlement.config.SettlementConfig;
+import dev.agentpay.settlement.sweep.domain.SweepTotals;
 import dev.agentpay.settlement.watcher.service.ChainLeases;
 import dev.agentpay.settlement.watcher.service.SerialLanes;
 import dev.agentpay.settlement.sweep.client.SweepChainClient;
@@ -232,7 +234,7 @@ public class Sweeper {
     }
 
     /** An open sweep: confirmed or failed once mined; re-broadcast (the same bytes) when it stays unmined. */
-    private Uni<Round> resolve(ChainTable.Entry e, SweepChainClient rpc, String factory, SweepRepository.Batch b) {
+    private Uni<Round> resolve(ChainTable.Entry e, SweepChainClient rpc, String factory, SweepBatch b) {
         return rpc.receipt(b.txHash()).flatMap(receipt -> {
             if (receipt.isPresent()) {
                 return finish(e, factory, b.id(), b.addresses().size(), b.txHash(), receipt.get());
@@ -293,12 +295,12 @@ public class Sweeper {
     }
 
     /** Per-chain totals of the sweep ledger (the admin view). */
-    public Uni<List<SweepRepository.Totals>> totals() {
+    public Uni<List<SweepTotals>> totals() {
         return ledger.totals(pool);
     }
 
     /** The newest sweep batches (the admin view). */
-    public Uni<List<SweepRepository.Batch>> recent(int limit) {
+    public Uni<List<SweepBatch>> recent(int limit) {
         return ledger.recent(pool, limit);
     }
 }

@@ -3,11 +3,11 @@ package dev.agentpay.settlement.watcher.service;
 import dev.agentpay.commons.chains.ChainTable;
 import dev.agentpay.settlement.client.EvmClient;
 import dev.agentpay.settlement.config.SettlementConfig;
+import dev.agentpay.settlement.deposit.domain.Deposit;
 import dev.agentpay.settlement.watcher.domain.BlockRef;
 import dev.agentpay.settlement.watcher.domain.Checkpoint;
 import dev.agentpay.settlement.watcher.domain.ScanResult;
 import dev.agentpay.settlement.watcher.domain.Transfer;
-import dev.agentpay.settlement.deposit.repository.DepositRepository;
 import io.smallrye.mutiny.Uni;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -68,7 +68,7 @@ public class EvmScanner extends ChainScanner<EvmClient> {
     /** Loads addresses registered since the last tick into the set. */
     private Uni<Void> learnAddresses() {
         return Loops.whileMore(() -> ledger.depositsSince(chain.name(), lastSeq, LOAD_BATCH).map(fresh -> {
-            for (DepositRepository.Deposit d : fresh) {
+            for (Deposit d : fresh) {
                 addresses.add(d.address());
                 lastSeq = Math.max(lastSeq, d.seq());
             }
@@ -89,10 +89,10 @@ public class EvmScanner extends ChainScanner<EvmClient> {
             if (todo.isEmpty()) {
                 return Uni.createFrom().item(false);
             }
-            long from = todo.stream().mapToLong(DepositRepository.Deposit::backfillFrom).min().orElseThrow();
-            List<String> to = todo.stream().map(DepositRepository.Deposit::address).toList();
+            long from = todo.stream().mapToLong(Deposit::backfillFrom).min().orElseThrow();
+            List<String> to = todo.stream().map(Deposit::address).toList();
             return collect(from, checkpoint, (f, t) -> rpc.transfersTo(token, to, f, t))
-                    .flatMap(found -> ledger.commitBackfill(fence(), chain.name(), found, todo.stream().map(DepositRepository.Deposit::seq).toList(), SOURCE)
+                    .flatMap(found -> ledger.commitBackfill(fence(), chain.name(), found, todo.stream().map(Deposit::seq).toList(), SOURCE)
                             .map(n -> {
                                 published.addAndGet(n);
                                 if (!found.isEmpty()) {
