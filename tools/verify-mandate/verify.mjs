@@ -7,7 +7,10 @@
 //   options: --json (machine-readable report), --require-public-signatures (an HMAC signature, which no
 //   third party can check, fails instead of being reported as unverifiable)
 //
-// Exit code 0: every check passed. 1: a check failed (the report names it). 2: bad usage or unreadable input.
+// Verdict: verified (every check ran and passed), unverifiable (nothing failed, but something could not be
+// checked: an HMAC signature, a party that has not signed, no anchor yet, a pending anchor) or failed.
+// Exit code 0: verified. 1: failed (the report names the check). 2: bad usage or unreadable input.
+// 3: unverifiable (the report names what could not be checked).
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import {
@@ -133,6 +136,10 @@ async function verify(proof, rpcUrl, requirePublic) {
   }
 
   // 3. every anchor is a MandateAnchored log on chain carrying this hash and state
+  const pending = proof.pending_anchors ?? [];
+  if (pending.length > 0) {
+    check('pending_anchors', null, `${pending.length} transition(s) wait for their anchor receipt: ${pending.map((p) => p.to_state).join(', ')}`);
+  }
   const anchors = proof.anchors ?? [];
   check('anchors', anchors.length > 0 ? true : null, `${anchors.length} anchored transition(s)`);
   if (anchors.length > 0) {
@@ -204,11 +211,25 @@ try {
   process.exit(2);
 }
 const failed = checks.filter((c) => c.ok === false);
+const unverifiable = checks.filter((c) => c.ok === null);
+const verdict = verdictOf(checks);
 if (o.json) {
-  console.log(JSON.stringify({ mandate_id: proof.mandate_id, verified: failed.length === 0, checks }, null, 2));
+  console.log(JSON.stringify({
+    mandate_id: proof.mandate_id, verdict, verified: verdict === 'verified', checks,
+    failed: failed.map((c) => c.name), unverifiable: unverifiable.map((c) => c.name),
+  }, null, 2));
 } else {
   console.log(`mandate ${proof.mandate_id} (state ${proof.state}, hash ${proof.mandate_hash})`);
   for (const c of checks) console.log(`  ${c.ok === true ? 'PASS' : c.ok === false ? 'FAIL' : 'NOTE'}  ${c.name}: ${c.detail}`);
-  console.log(failed.length === 0 ? 'VERIFIED' : `NOT VERIFIED: ${failed.map((c) => c.name).join(', ')}`);
+  console.log(verdict === 'verified' ? 'VERIFIED'
+    : verdict === 'failed' ? `FAILED: ${failed.map((c) => c.name).join(', ')}`
+      : `UNVERIFIABLE: nothing failed, but not checked: ${unverifiable.map((c) => c.name).join(', ')}`);
 }
-process.exit(failed.length === 0 ? 0 : 1);
+process.exit(verdict === 'verified' ? 0 : verdict === 'failed' ? 1 : 3);
+
+/** failed when any check failed; else unverifiable when any could not be checked (or none ran); else verified. */
+function verdictOf(list) {
+  if (list.some((c) => c.ok === false)) return 'failed';
+  if (list.length === 0 || list.some((c) => c.ok === null)) return 'unverifiable';
+  return 'verified';
+}

@@ -22,7 +22,7 @@ const calls = {
   service_get_trust_signals: [{}, (r) => !r.isError && typeof r.structuredContent.metrics.invoices_settled === "number"],
   service_query_mandate: [{ mandate_id: process.env.MANDATE_ID }, (r) => !r.isError && r.structuredContent.id === process.env.MANDATE_ID],
   // the stub serves the public view where the proof would be: a result that does not verify, still schema-valid
-  service_verify_mandate: [{ mandate_id: process.env.MANDATE_ID }, (r) => !r.isError && r.structuredContent.verified === false],
+  service_verify_mandate: [{ mandate_id: process.env.MANDATE_ID }, (r) => !r.isError && r.structuredContent.verified === false && r.structuredContent.verdict !== 'verified'],
   // no such invoice upstream: a tool error, not a transport error
   service_pay_invoice: [{ invoice_id: "6f1c2b1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b" }, (r) => r.isError === true],
   service_dispute_open: [{ mandate_id: process.env.DISPUTE_MANDATE_ID, reason: "deliverable never arrived", api_key: process.env.API_KEY },

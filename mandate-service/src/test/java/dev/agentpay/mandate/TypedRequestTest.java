@@ -197,8 +197,13 @@ class TypedRequestTest {
     void theDocumentedSchemasAreTheEnforcedOnes() {
         JsonPath doc = given().accept("application/json").get("/q/openapi?format=json").then().statusCode(200).extract().jsonPath();
         String create = "components.schemas.CreateMandateRequest";
-        assertThat(doc.getList(create + ".required", String.class))
-                .containsExactlyInAnyOrder("scope", "terms", "expiry");
+        // proposer and counterparty are required unless parties is sent (MandateForm): not unconditionally required
+        assertThat(doc.getList(create + ".required", String.class)).containsExactlyInAnyOrder("scope", "terms", "expiry");
+        assertThat(doc.getInt(create + ".properties.parties.minItems")).isEqualTo(2);
+        assertThat(doc.getInt(create + ".properties.parties.maxItems")).isEqualTo(16);
+        assertThat(doc.getList("components.schemas.MandatePartyRequest.required", String.class)).containsExactly("id", "role");
+        assertThat(doc.getString("components.schemas.MandatePartyRequest.properties.role.pattern"))
+                .isEqualTo("^[a-z][a-z0-9_-]{0,31}$");
         assertThat(doc.getInt(create + ".properties.scope.maxLength")).isEqualTo(10_000);
         assertThat(doc.getInt(create + ".properties.proposer.maxLength")).isEqualTo(256);
         assertThat(doc.getBoolean(create + ".additionalProperties")).isFalse();

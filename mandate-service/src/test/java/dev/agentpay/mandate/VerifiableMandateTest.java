@@ -262,4 +262,50 @@ class VerifiableMandateTest {
         int at = canonical.indexOf(",\"terms\":");
         return canonical.substring(0, at) + ",\"signer_role\":\"" + role + "\"" + canonical.substring(at);
     }
+
+    /**
+     * Issue 33 item 2: a party id that reads as a wallet after NFKC folding, trimming and lowercasing but is
+     * not a valid CAIP-10 account as written is refused naming the field, never taken as an HMAC party.
+     */
+    @Test
+    void walletLookAlikePartiesAreRefusedNamingTheField() {
+        String address = Keys.toChecksumAddress(ALICE.getAddress());
+        String tail = "8453:" + address;
+        for (String lookAlike : new String[] {"EIP155:" + tail, " eip155:" + tail, "eip155:" + tail + " ",
+                "\uff45ip155:" + tail, "eip155\uff1a" + tail, "Eip155:" + tail, "eip155:8453:" + address.substring(0, 20)}) {
+            for (String field : new String[] {"proposer", "counterparty"}) {
+                Map<String, Object> body = Api.createBody("agent-a", "agent-b", Api.inDays(5));
+                body.put(field, lookAlike);
+                partner.as().contentType(ContentType.JSON).body(body).post("/v1/mandates").then().statusCode(400)
+                        .body("success", equalTo(false)).body("error.code", equalTo("validation_error"))
+                        .body("error.message", startsWith(field + ": "));
+            }
+        }
+        // a name merely containing the prefix elsewhere is an ordinary party; a valid wallet is a wallet
+        create("agent:eip155-" + UUID.randomUUID(), "b", null);
+        Map<String, Object> body = Api.createBody("eip155:" + tail, "agent-b", Api.inDays(5));
+        partner.as().contentType(ContentType.JSON).body(body).post("/v1/mandates").then().statusCode(201);
+    }
+
+    /**
+     * Issue 33 item 5: a wallet signature with v = 0/1 (the bare recovery id) is accepted and stored normalised to
+     * 27/28, the form the proof publishes; a signature longer than 132 characters is 400 validation_error (the
+     * field's length limit, before any check), one within it that is malformed is 403 invalid_signature.
+     */
+    @Test
+    void aWalletSignatureWithV0Or1IsStoredAs27Or28AndOverlongIs400() {
+        String id = create(caip10(ALICE), caip10(BOB), null);
+        JsonPath m = get(id);
+        byte[] digest = digest(typedData(m, CHAIN_ID, CONTRACT));
+        String alice = signDigest(digest, ALICE);
+        int v = Integer.parseInt(alice.substring(130), 16);
+        String withRecoveryId = alice.substring(0, 130) + (v == 27 ? "00" : "01");
+        sign(id, "proposer", null, "0x" + "ab".repeat(100)).statusCode(400).body("error.code", equalTo("validation_error"))
+                .body("error.message", startsWith("signature"));
+        sign(id, "proposer", null, withRecoveryId.substring(0, 131)).statusCode(403).body("error.code", equalTo("invalid_signature"));
+        sign(id, "proposer", "eip712", withRecoveryId).statusCode(200);
+        assertThat(get(id).getString("data.proposer_signature")).isEqualTo(alice.toLowerCase());
+        JsonPath proof = RestAssured.given().get("/v1/public/mandates/" + id + "/proof").then().statusCode(200).extract().jsonPath();
+        assertThat(proof.getString("data.signatures[0].signature")).isEqualTo(alice.toLowerCase());
+    }
 }

@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Maximum-size hostile bodies against every anonymous endpoint of a running stack, through the gateway,
  * at the per-address rate limit from several client addresses at once (each its own bucket, through
- * {@code X-Forwarded-For}, which the local gateway's loopback callers may set), while a well-behaved
+ * {@code X-Forwarded-For}, which the local gateway believes when started with
+ * {@code GATEWAY_TRUSTED_PROXIES=127.0.0.0/8}), while a well-behaved
  * client reads the public pricing section and its latency is recorded. Prints, per endpoint, the
  * answers by status and, per service, the resident memory before, at its peak and after, and whether
  * its process id changed (a restart).

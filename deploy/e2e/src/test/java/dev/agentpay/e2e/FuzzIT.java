@@ -306,6 +306,119 @@ class FuzzIT {
                 + " dispute_reason, disputed_at, completed_at) from mandate where id = ?", id)) + " " + partnerRows("mandate");
     }
 
+    /**
+     * The OAuth 2.0 token endpoint ({@code POST /oauth/token}, form-encoded) and bearer tokens on a keyed route,
+     * fuzzed: random grant types, scopes (known, unknown, hostile text), client ids and secrets (the real ones
+     * among them), repeated parameters, both client authentications at once, random content types and
+     * Authorization headers. Never a 5xx or a hang; every refusal carries {@code success:false}; a token is only
+     * ever issued to the real client with a subset of its scopes; nothing in the database changes; a random or
+     * forged bearer token on {@code GET /v1/invoices} is a 4xx.
+     */
+    @Test
+    void tokenEndpointAndBearerTokensNeverAnswer5xxOrIssueForBadCredentials() throws Exception {
+        Response client = given().baseUri(env.get("MANDATE_SERVICE_URL")).header("x-admin-key", env.get("ADMIN_API_KEY"))
+                .contentType("application/json").body(Map.of("name", "fuzz-client", "scopes", List.of("invoices:read", "mandates:read")))
+                .post("/admin/partners/" + partnerId + "/oauth-clients");
+        assertThat(client.statusCode()).as(client.asString()).isEqualTo(201);
+        String clientId = client.path("data.client_id");
+        String secret = client.path("data.client_secret");
+        LogEvidence.secret("fuzz OAuth client secret", secret);
+        Arbitrary<String> text = Arbitraries.oneOf(Arbitraries.strings().ofMaxLength(30), Arbitraries.strings().all().ofMaxLength(12),
+                Arbitraries.strings().withChars('a').ofMinLength(2000).ofMaxLength(5000));
+        Arbitrary<String> grant = Arbitraries.oneOf(Arbitraries.just("client_credentials"), Arbitraries.of("password",
+                "authorization_code", "refresh_token", "CLIENT_CREDENTIALS", ""), text);
+        Arbitrary<String> scope = Arbitraries.oneOf(Arbitraries.of("invoices:read", "mandates:read invoices:read", "mandates:write",
+                "webhooks:manage", "admin", "invoices:read  mandates:read", " ", "invoices:read\ninvoices:read"), text);
+        Arbitrary<String> id = Arbitraries.oneOf(Arbitraries.just(clientId), Arbitraries.just("cli_" + ApiKeys.randomHex(16)), text);
+        Arbitrary<String> pass = Arbitraries.oneOf(Arbitraries.just(secret), Arbitraries.just("cs_" + ApiKeys.randomHex(32)), text);
+        Arbitrary<String> contentType = Arbitraries.oneOf(Arbitraries.just("application/x-www-form-urlencoded"),
+                Arbitraries.of("application/json", "text/plain", "application/x-www-form-urlencoded; charset=ISO-8859-1", "multipart/form-data"));
+        String probeSql = "select concat_ws('|', (select count(*) from oauth_client), (select count(*) from oauth_signing_key),"
+                + " (select count(*) from partner))";
+        String before = String.join("", db.strings("mandate", probeSql));
+        List<String> failures = new ArrayList<>();
+        Map<String, Integer> statuses = new TreeMap<>();
+        for (int i = 0; i < PER_TARGET * 2; i++) {
+            Map<String, String> form = new LinkedHashMap<>();
+            String g = grant.sample();
+            String sc = scope.sample();
+            String cid = id.sample();
+            String cs = pass.sample();
+            boolean basic = Arbitraries.of(true, false).sample();
+            if (Arbitraries.integers().between(0, 9).sample() > 0) {
+                form.put("grant_type", g);
+            }
+            if (Arbitraries.of(true, false).sample()) {
+                form.put("scope", sc);
+            }
+            if (!basic || Arbitraries.integers().between(0, 9).sample() == 0) {
+                form.put("client_id", cid);
+                form.put("client_secret", cs);
+            }
+            StringBuilder body = new StringBuilder();
+            form.forEach((k, v) -> body.append(body.length() == 0 ? "" : "&").append(k).append('=')
+                    .append(java.net.URLEncoder.encode(v, StandardCharsets.UTF_8)));
+            if (Arbitraries.integers().between(0, 9).sample() == 0) {
+                body.append("&scope=invoices:read");
+            }
+            String ct = contentType.sample();
+            HttpRequest.Builder rb = HttpRequest.newBuilder(URI.create(base + "/oauth/token")).timeout(Duration.ofSeconds(10))
+                    .header("Content-Type", ct).POST(HttpRequest.BodyPublishers.ofString(body.toString()));
+            if (basic) {
+                rb.header("Authorization", "Basic " + Base64.getEncoder().encodeToString((java.net.URLEncoder.encode(cid, StandardCharsets.UTF_8)
+                        + ":" + java.net.URLEncoder.encode(cs, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8)));
+            }
+            String what = "POST /oauth/token " + ct + (basic ? " basic" : "") + " body=" + abbreviate(body.toString());
+            HttpResponse<String> res;
+            try {
+                res = http.send(rb.build(), HttpResponse.BodyHandlers.ofString());
+            } catch (HttpTimeoutException e) {
+                failures.add("HANG " + what);
+                continue;
+            }
+            statuses.merge("/oauth/token " + res.statusCode(), 1, Integer::sum);
+            if (res.statusCode() >= 500) {
+                failures.add(res.statusCode() + " " + what + " -> " + abbreviate(res.body()));
+            } else if (res.statusCode() >= 400 && !res.body().contains("\"success\":false")) {
+                failures.add(res.statusCode() + " without success:false: " + abbreviate(res.body()) + " for " + what);
+            } else if (res.statusCode() == 200) {
+                String granted = JSON.readTree(res.body()).path("scope").asText();
+                boolean legit = clientId.equals(cid) && secret.equals(cs) && ct.startsWith("application/x-www-form-urlencoded")
+                        && "client_credentials".equals(form.get("grant_type"))
+                        && List.of("invoices:read", "mandates:read").containsAll(List.of(granted.split(" ")));
+                if (!legit) {
+                    failures.add("a token was issued for " + what + " (scope " + granted + ")");
+                }
+            }
+            Thread.sleep(20);
+        }
+        // random and forged bearer tokens on a keyed route
+        Arbitrary<String> bearer = Arbitraries.oneOf(text, Arbitraries.strings().withChars("ABCDEFabcdef0123456789-_.").ofMaxLength(300),
+                Arbitraries.just("eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0."), Arbitraries.just("eyJhbGciOiJIUzI1NiJ9.e30.AAAA"));
+        for (int i = 0; i < PER_TARGET; i++) {
+            String tok = bearer.sample();
+            String header = "Bearer " + tok.replaceAll("[\\x00-\\x1f\\x7f]", "?");
+            HttpResponse<String> res;
+            try {
+                res = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/invoices")).timeout(Duration.ofSeconds(10))
+                        .header("Authorization", header).GET().build(), HttpResponse.BodyHandlers.ofString());
+            } catch (IllegalArgumentException notAHeader) {
+                continue;
+            } catch (HttpTimeoutException e) {
+                failures.add("HANG bearer " + abbreviate(header));
+                continue;
+            }
+            statuses.merge("/v1/invoices bearer " + res.statusCode(), 1, Integer::sum);
+            if (res.statusCode() < 400 || res.statusCode() >= 500) {
+                failures.add(res.statusCode() + " for a random bearer token " + abbreviate(header));
+            }
+            Thread.sleep(20);
+        }
+        System.out.printf("fuzz oauth: answers %s%n", statuses);
+        assertThat(failures).as("oauth fuzz failures (answers: %s)", statuses).isEmpty();
+        assertThat(String.join("", db.strings("mandate", probeSql))).as("nothing changed").isEqualTo(before);
+    }
+
     // ---- generators --------------------------------------------------------------------------------
 
     static Map<String, Object> validMandate() {

@@ -24,11 +24,18 @@ final class LocalStackProcess {
 
     final Path stateDir;
     final int gatewayPort;
+    private final List<String> extraArgs;
     private Process process;
 
     LocalStackProcess(Path stateDir) {
+        this(stateDir, List.of());
+    }
+
+    /** @param extraArgs more launcher options, e.g. {@code --replicas 2} */
+    LocalStackProcess(Path stateDir, List<String> extraArgs) {
         this.stateDir = stateDir;
         this.gatewayPort = Ports.free();
+        this.extraArgs = List.copyOf(extraArgs);
     }
 
     Map<String, String> start(Duration timeout) throws IOException, InterruptedException {
@@ -36,8 +43,10 @@ final class LocalStackProcess {
         Files.createDirectories(stateDir);
         Files.deleteIfExists(stateDir.resolve("stack.env"));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Xmx384m", "-jar", jar.toString(), "run",
-                "--state-dir", stateDir.toString(), "--gateway-port", Integer.toString(gatewayPort), "--any-ports"))
+        List<String> cmd = new java.util.ArrayList<>(List.of(java, "-Xmx384m", "-jar", jar.toString(), "run",
+                "--state-dir", stateDir.toString(), "--gateway-port", Integer.toString(gatewayPort), "--any-ports"));
+        cmd.addAll(extraArgs);
+        ProcessBuilder pb = new ProcessBuilder(cmd)
                 .directory(RepoPaths.root().toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(stateDir.resolve("launcher.out").toFile()));
@@ -46,6 +55,10 @@ final class LocalStackProcess {
         // event of the same resource with it, longer than the fault suite's drain; a shorter schedule with the
         // same number of attempts keeps retries inside the test while still going through the durable path.
         pb.environment().put("WEBHOOK_RETRY_SCHEDULE", RETRY_SCHEDULE);
+        // The tests stand in for many clients behind one proxy: the gateway believes their X-Forwarded-For
+        // (each test picks its own address, hence its own rate-limit bucket). A plain `deploy/local/run`
+        // believes nobody's (root README, "The local gateway").
+        pb.environment().put("GATEWAY_TRUSTED_PROXIES", "127.0.0.0/8,::1/128");
         process = pb.start();
         Path env = stateDir.resolve("stack.env");
         await("the stack ready (stack.env written); see " + stateDir.resolve("launcher.out")).atMost(timeout)

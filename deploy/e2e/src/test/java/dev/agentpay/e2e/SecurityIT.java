@@ -305,4 +305,116 @@ class SecurityIT {
     static String header(HttpResponse<?> r, String name) {
         return r.headers().firstValue(name).orElse(null);
     }
+
+    /**
+     * Issue 33 item 1, the slow-body attack through the real gateway: 220 connections each send
+     * {@code POST /api/x402/invoice} with {@code Content-Length: 100} and one byte (and each its own
+     * {@code X-Forwarded-For}); the gateway reads bodies whole before it takes a service connection, so
+     * other routes, on the same service and another, keep answering: p99 under 100 ms (or twice the
+     * quiet p99 measured just before, when this shared machine is slower than that).
+     */
+    @Test
+    @Order(101)
+    void aSlowBodyAttackLeavesOtherRoutesAnswering() throws Exception {
+        URI gw = URI.create(base);
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        List<HttpRequest> others = List.of(
+                HttpRequest.newBuilder(URI.create(base + "/v1/invoices/inv_00000000-0000-0000-0000-000000000000/pay"))
+                        .header("X-Forwarded-For", "198.18.33.1").timeout(Duration.ofSeconds(30)).build(),
+                HttpRequest.newBuilder(URI.create(base + "/llms.txt")).header("X-Forwarded-For", "198.18.33.2")
+                        .timeout(Duration.ofSeconds(30)).build());
+        for (int i = 0; i < 10; i++) {
+            for (HttpRequest r : others) {
+                client.send(r, HttpResponse.BodyHandlers.discarding());
+            }
+        }
+        long quiet = slowestOf(client, others, 15);
+        List<java.net.Socket> slow = new ArrayList<>();
+        try {
+            for (int i = 0; i < 220; i++) {
+                java.net.Socket s = new java.net.Socket(gw.getHost(), gw.getPort());
+                s.setSoTimeout(30_000);
+                s.getOutputStream().write(("POST /api/x402/invoice HTTP/1.1\r\nHost: " + gw.getAuthority()
+                        + "\r\nContent-Type: application/json\r\nX-Forwarded-For: 198.18.34." + (i % 250)
+                        + "\r\nContent-Length: 100\r\n\r\n{").getBytes(StandardCharsets.ISO_8859_1));
+                s.getOutputStream().flush();
+                slow.add(s);
+            }
+            // 15 rounds of the two routes: 30 samples, whose p99 is the slowest
+            long underAttack = slowestOf(client, others, 15);
+            assertThat(underAttack).as("p99 of other routes under the slow-body attack (quiet p99 %d ms)", quiet)
+                    .isLessThan(Math.max(100, 2 * quiet));
+            // each slow body gets the 408 envelope at the gateway's body deadline
+            String answer = new String(slow.get(0).getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(answer).startsWith("HTTP/1.1 408").contains("\"code\":\"request_timeout\"");
+        } finally {
+            for (java.net.Socket s : slow) {
+                s.close();
+            }
+        }
+    }
+
+    /** The p99 (in ms) of {@code rounds} rounds of {@code requests}, sequentially (with 30 samples, the slowest). */
+    private static long slowestOf(HttpClient client, List<HttpRequest> requests, int rounds) throws Exception {
+        List<Long> ms = new ArrayList<>();
+        for (int i = 0; i < rounds; i++) {
+            for (HttpRequest r : requests) {
+                long t0 = System.nanoTime();
+                HttpResponse<Void> answer = client.send(r, HttpResponse.BodyHandlers.discarding());
+                ms.add((System.nanoTime() - t0) / 1_000_000);
+                assertThat(answer.statusCode()).as("%s", r.uri()).isLessThan(500);
+            }
+        }
+        ms.sort(null);
+        return ms.get((int) Math.ceil(ms.size() * 0.99) - 1);
+    }
+
+    /**
+     * Issue 33 item 4: MCP tool calls no longer skip the per-address limit. discovery-service names the MCP
+     * caller in X-Forwarded-For when it calls mandate-service, so one address's REST reads and MCP tool calls
+     * draw on one allowance: with both in flight at once from one address, tool calls meet mandate-service's
+     * 429 (as an isError result naming it); another address's tool call is served.
+     */
+    @Test
+    @Order(102)
+    void mcpToolCallsAndRestShareOnePerAddressAllowance() throws Exception {
+        String client = "198.18.44." + (1 + (int) (Math.random() * 250));
+        String mandate = "mnd_00000000-0000-0000-0000-000000000000";
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        String call = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"service_query_mandate\","
+                + "\"arguments\":{\"mandate_id\":\"" + mandate + "\"}}}";
+        java.util.function.Function<String, HttpRequest> mcp = address -> HttpRequest.newBuilder(URI.create(base + "/disco/mcp"))
+                .header("X-Forwarded-For", address).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream").timeout(Duration.ofSeconds(30))
+                .POST(HttpRequest.BodyPublishers.ofString(call)).build();
+        List<CompletableFuture<HttpResponse<String>>> rest = new ArrayList<>();
+        List<CompletableFuture<HttpResponse<String>>> tools = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            rest.add(http.sendAsync(HttpRequest.newBuilder(URI.create(base + "/v1/public/mandates/" + mandate))
+                    .header("X-Forwarded-For", client).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()));
+            if (i % 3 == 0) {
+                tools.add(http.sendAsync(mcp.apply(client), HttpResponse.BodyHandlers.ofString()));
+            }
+        }
+        int restLimited = 0;
+        for (var f : rest) {
+            restLimited += f.get().statusCode() == 429 ? 1 : 0;
+        }
+        int toolsLimited = 0;
+        for (var f : tools) {
+            HttpResponse<String> r = f.get();
+            assertThat(r.statusCode()).as("MCP transport answer: %s", r.body()).isEqualTo(200);
+            if (r.body().contains("\"status\":429")) {
+                assertThat(r.body()).contains("\"isError\":true").contains("rate_limited");
+                toolsLimited++;
+            }
+        }
+        assertThat(restLimited).as("REST reads refused beyond the burst").isPositive();
+        assertThat(toolsLimited).as("tool calls from the same address refused by mandate-service's limit (of %d)", tools.size())
+                .isPositive();
+        // another address is served
+        HttpResponse<String> other = http.send(mcp.apply("198.18.45." + (1 + (int) (Math.random() * 250))),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(other.body()).as(other.body()).doesNotContain("\"status\":429").contains("mandate_not_found");
+    }
 }

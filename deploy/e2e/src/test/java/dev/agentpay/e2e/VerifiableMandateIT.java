@@ -78,10 +78,11 @@ class VerifiableMandateIT {
         Path dir = Files.createDirectories(RepoPaths.root().resolve("deploy/e2e/target/proofs"));
         Run ok = verify(dir, proof, p -> { }, env);
         assertThat(ok.exit()).as(ok.out()).isZero();
-        assertThat(ok.out()).contains("VERIFIED").contains("PASS  signature:proposer").contains("PASS  anchor:completed");
+        assertThat(ok.out()).contains("\nVERIFIED").contains("PASS  signature:proposer").contains("PASS  anchor:completed");
 
         // the MCP tool runs the same checks server-side
         JsonNode mcp = verifyWithMcp(base, id);
+        assertThat(mcp.path("verdict").asText()).as(mcp.toString()).isEqualTo("verified");
         assertThat(mcp.path("verified").asBoolean()).as(mcp.toString()).isTrue();
         assertThat(names(mcp, true)).contains("mandate_hash", "terms_hash", "signature:proposer", "signature:counterparty",
                 "anchor:signed_by_proposer", "anchor:signed_by_both", "anchor:in_progress", "anchor:completed", "domain");
@@ -122,14 +123,37 @@ class VerifiableMandateIT {
             return p.get("anchors").size() == 2 ? p : null;
         }, Objects::nonNull);
         Path dir = Files.createDirectories(RepoPaths.root().resolve("deploy/e2e/target/proofs"));
+        // HMAC signatures cannot be checked by a third party: nothing failed, but the verdict is unverifiable
+        // (issue 33 item 3: it used to say verified), exit code 3
         Run ok = verify(dir, proof, p -> { }, env);
-        assertThat(ok.exit()).as(ok.out()).isZero();
-        assertThat(ok.out()).contains("NOTE  signature:proposer: hmac").contains("PASS  anchor:signed_by_both");
+        assertThat(ok.exit()).as(ok.out()).isEqualTo(3);
+        assertThat(ok.out()).contains("NOTE  signature:proposer: hmac").contains("PASS  anchor:signed_by_both")
+                .contains("UNVERIFIABLE: nothing failed, but not checked: signature:proposer, signature:counterparty");
         JsonNode mcp = verifyWithMcp(env.get("BASE_URL"), id);
-        assertThat(mcp.path("verified").asBoolean()).as(mcp.toString()).isTrue();
+        assertThat(mcp.path("verdict").asText()).as(mcp.toString()).isEqualTo("unverifiable");
+        assertThat(mcp.path("verified").asBoolean()).as(mcp.toString()).isFalse();
+        assertThat(mcp.path("failed")).as(mcp.toString()).isEmpty();
         assertThat(names(mcp, true)).contains("mandate_hash", "anchor:signed_by_proposer", "anchor:signed_by_both");
         assertTampered(dir, proof, env, p -> ((ObjectNode) p).put("canonical", p.get("canonical").asText()
                 .replace("end-to-end", "END-TO-END")), "mandate_hash");
+    }
+
+    /** Issue 33 item 3: a mandate unsigned and unanchored verifies nothing: unverifiable, never verified. */
+    @Test
+    void anUnsignedUnanchoredMandateIsUnverifiableNotVerified() throws Exception {
+        Map<String, String> env = SharedStack.env();
+        MandateFlows flows = new MandateFlows(env.get("BASE_URL"), env.get("API_KEY"), env.get("SIGNING_SECRET"));
+        String id = flows.create();
+        JsonNode proof = proof(env.get("BASE_URL"), id);
+        Path dir = Files.createDirectories(RepoPaths.root().resolve("deploy/e2e/target/proofs"));
+        Run r = verify(dir, proof, p -> { }, env);
+        assertThat(r.exit()).as(r.out()).isEqualTo(3);
+        assertThat(r.out()).contains("NOTE  signature:proposer: proposer has not signed").contains("UNVERIFIABLE")
+                .doesNotContain("\nVERIFIED");
+        JsonNode mcp = verifyWithMcp(env.get("BASE_URL"), id);
+        assertThat(mcp.path("verdict").asText()).as(mcp.toString()).isEqualTo("unverifiable");
+        assertThat(mcp.path("verified").asBoolean()).as(mcp.toString()).isFalse();
+        assertThat(mcp.path("unverifiable").toString()).contains("signature:proposer", "anchors");
     }
 
     private static JsonNode verifyWithMcp(String base, String id) throws IOException {
@@ -156,7 +180,7 @@ class VerifiableMandateIT {
             String named) throws Exception {
         Run r = verify(dir, proof, change, env);
         assertThat(r.exit()).as("tampered (" + named + "): " + r.out()).isEqualTo(1);
-        assertThat(r.out()).as(r.out()).contains("FAIL  " + named).contains("NOT VERIFIED");
+        assertThat(r.out()).as(r.out()).contains("FAIL  " + named).contains("FAILED: ");
     }
 
     private static Run verify(Path dir, JsonNode proof, Consumer<JsonNode> change, Map<String, String> env) throws Exception {

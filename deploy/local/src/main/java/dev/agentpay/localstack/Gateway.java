@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.agentpay.commons.error.ErrorBody;
+import dev.agentpay.commons.limits.ClientAddress;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -11,8 +12,6 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.RequestOptions;
-import io.vertx.core.net.SocketAddress;
 import io.vertx.httpproxy.HttpProxy;
 import io.vertx.httpproxy.ProxyContext;
 import io.vertx.httpproxy.ProxyInterceptor;
@@ -66,21 +65,35 @@ public final class Gateway implements AutoCloseable {
         }
     }
 
-    /**
-     * Starts the gateway.
-     *
-     * @param servicePorts service name -> local port
-     */
     /** Longest silence from a service on one proxied request before the caller gets a 502. */
     static final long BACKEND_IDLE_TIMEOUT_MS = 20_000;
 
+    /** Starts the gateway in front of one instance of each service ({@code servicePorts}: service name -> local port). */
     public static Gateway start(int port, List<Route> routes, Map<String, Integer> servicePorts) {
         return start(port, routes, servicePorts, GatewayClientGuard.Limits.fromEnvironment());
     }
 
     static Gateway start(int port, List<Route> routes, Map<String, Integer> servicePorts, GatewayClientGuard.Limits limits) {
+        Map<String, List<Integer>> one = new java.util.LinkedHashMap<>();
+        servicePorts.forEach((name, p) -> one.put(name, List.of(p)));
+        return startBalanced(port, routes, one, limits);
+    }
+
+    /**
+     * Starts the gateway in front of several instances of each service ({@code --replicas N}), balanced by
+     * {@link Balancer}.
+     *
+     * @param instancePorts service name -> its instances' local ports
+     */
+    public static Gateway startBalanced(int port, List<Route> routes, Map<String, List<Integer>> instancePorts) {
+        return startBalanced(port, routes, instancePorts, GatewayClientGuard.Limits.fromEnvironment());
+    }
+
+    static Gateway startBalanced(int port, List<Route> routes, Map<String, List<Integer>> instancePorts, GatewayClientGuard.Limits limits) {
         Vertx vertx = Vertx.vertx();
+        Balancer balancer = new Balancer(vertx, instancePorts);
         GatewayClientGuard guard = new GatewayClientGuard(vertx, limits);
+        ClientAddress proxies = trustedProxies(limits.trustedProxies());
         HttpClient client = vertx.createHttpClient(new HttpClientOptions()
                 .setMaxPoolSize(200)
                 .setKeepAlive(true)
@@ -89,12 +102,10 @@ public final class Gateway implements AutoCloseable {
         HttpProxy proxy = HttpProxy.reverseProxy(client);
         proxy.originRequestProvider((req, c) -> {
             Route route = route(routes, publicPath(req.path()));
-            int target = servicePorts.get(route.service());
             // A backend that dies mid-request may leave the proxied exchange without an answer; the idle
             // timeout turns that into a 502 for the caller instead of a hang (no endpoint streams or
-            // stays silent this long).
-            return c.request(new RequestOptions().setServer(SocketAddress.inetSocketAddress(target, "127.0.0.1"))
-                    .setIdleTimeout(BACKEND_IDLE_TIMEOUT_MS));
+            // stays silent this long). Which instance, and retries on another: Balancer.
+            return balancer.connect(c, route.service(), req.method(), BACKEND_IDLE_TIMEOUT_MS);
         });
         proxy.addInterceptor(new ProxyInterceptor() {
             @Override
@@ -103,9 +114,7 @@ public final class Gateway implements AutoCloseable {
                 // Forward the path that was routed, so the service cannot resolve dot segments elsewhere.
                 String query = in.query();
                 context.request().setURI(publicPath(in.path()) + (query == null ? "" : "?" + query));
-                String client = in.remoteAddress() == null ? "unknown" : in.remoteAddress().hostAddress();
-                String prior = in.getHeader("x-forwarded-for");
-                context.request().headers().set("x-forwarded-for", prior == null ? client : prior + ", " + client);
+                context.request().headers().set("x-forwarded-for", forwardedFor(proxies, in));
                 context.request().headers().set("x-forwarded-proto", "http");
                 // The service sees the Host the client sent, as behind the Ingress: the MCP endpoint's
                 // DNS-rebinding check must judge the client's Host, not the gateway's own address.
@@ -115,7 +124,7 @@ public final class Gateway implements AutoCloseable {
                 if (in.getHeader("x-forwarded-host") == null && in.authority() != null) {
                     context.request().headers().set("x-forwarded-host", in.authority().toString());
                 }
-                return context.sendRequest();
+                return BufferedBody.thenSend(context, limits.maxBodyBytes());
             }
         });
         // HTTP/1.1 only: with clear-text HTTP/2 (a Java client's default h2c upgrade) a request in flight
@@ -124,6 +133,7 @@ public final class Gateway implements AutoCloseable {
         HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port)
                         .setHttp2ClearTextEnabled(false))
                 .connectionHandler(guard::opened)
+                .invalidRequestHandler(Gateway::invalidRequest)
                 .requestHandler(req -> {
                     guard.requestStarted(req);
                     String path = publicPath(req.path());
@@ -133,7 +143,7 @@ public final class Gateway implements AutoCloseable {
                         return;
                     }
                     Route route = route(routes, path);
-                    if (route == null || !servicePorts.containsKey(route.service())) {
+                    if (route == null || !balancer.serves(route.service())) {
                         req.response().setStatusCode(404).putHeader("content-type", "application/json")
                                 .end(ErrorBody.json("not_found", "no such resource"));
                         return;
@@ -147,6 +157,29 @@ public final class Gateway implements AutoCloseable {
             throw new IllegalStateException("gateway cannot listen on " + port + ": " + e.getMessage(), e);
         }
         return new Gateway(vertx, server);
+    }
+
+    /**
+     * A request the HTTP codec could not read: a request line over 4096 characters ({@code 414 uri_too_long}),
+     * headers over 8 KiB ({@code 431 headers_too_large}), anything else malformed ({@code 400 invalid_request});
+     * each with the error envelope (Vert.x's default answers without a body), then the connection is closed.
+     */
+    static void invalidRequest(HttpServerRequest req) {
+        Throwable cause = req.decoderResult() == null ? null : req.decoderResult().cause();
+        int status;
+        String body;
+        if (cause instanceof io.netty.handler.codec.http.TooLongHttpLineException) {
+            status = 414;
+            body = ErrorBody.json("uri_too_long", "the request URI is too long");
+        } else if (cause instanceof io.netty.handler.codec.http.TooLongHttpHeaderException) {
+            status = 431;
+            body = ErrorBody.json("headers_too_large", "the request headers are too large");
+        } else {
+            status = 400;
+            body = ErrorBody.json("invalid_request", "the request could not be read as HTTP/1.1");
+        }
+        req.response().setStatusCode(status).putHeader("content-type", "application/json").putHeader("connection", "close")
+                .end(body).onComplete(v -> req.connection().close());
     }
 
     /**
@@ -167,6 +200,25 @@ public final class Gateway implements AutoCloseable {
             return io.vertx.core.http.impl.HttpUtils.normalizePath(raw);
         } catch (RuntimeException e) {
             return null;
+        }
+    }
+
+    /**
+     * The {@code X-Forwarded-For} the service sees: the client's own header is kept (and the client's
+     * address appended) only when the client is a configured proxy ({@code GATEWAY_TRUSTED_PROXIES});
+     * any other client's header is dropped, so a local caller cannot pick the address it is limited by.
+     */
+    static String forwardedFor(ClientAddress proxies, HttpServerRequest in) {
+        String client = in.remoteAddress() == null ? "unknown" : in.remoteAddress().hostAddress();
+        String prior = in.getHeader("x-forwarded-for");
+        return prior == null || prior.isBlank() || !proxies.trusts(client) ? client : prior + ", " + client;
+    }
+
+    static ClientAddress trustedProxies(List<String> proxies) {
+        try {
+            return new ClientAddress(proxies);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("GATEWAY_TRUSTED_PROXIES: " + e.getMessage(), e);
         }
     }
 

@@ -4,6 +4,7 @@ import dev.agentpay.commons.error.ErrorBody;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerRequest;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,15 +17,48 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (a slow client otherwise holds a service connection for as long as it likes: slowloris); and one
  * client address holds at most {@code maxConnectionsPerClient} connections at once. A connection past
  * a deadline is closed (after a 408 when nothing was answered yet); one over the cap is closed at once.
+ * The gateway reads a body whole before it takes a connection to the service ({@link Gateway}), so the
+ * body deadline, not the service, is what a slow body meets.
  */
 final class GatewayClientGuard {
 
-    /** The limits; environment {@code GATEWAY_HEADER_TIMEOUT_MS}, {@code GATEWAY_BODY_TIMEOUT_MS}, {@code GATEWAY_MAX_CONNECTIONS_PER_CLIENT}. */
-    record Limits(long headerTimeoutMs, long bodyTimeoutMs, long keepAliveTimeoutMs, int maxConnectionsPerClient) {
+    /**
+     * The limits; environment {@code GATEWAY_HEADER_TIMEOUT_MS}, {@code GATEWAY_BODY_TIMEOUT_MS},
+     * {@code GATEWAY_KEEP_ALIVE_TIMEOUT_MS}, {@code GATEWAY_MAX_CONNECTIONS_PER_CLIENT},
+     * {@code GATEWAY_MAX_BODY_BYTES} and {@code GATEWAY_TRUSTED_PROXIES} (comma-separated IP literals or
+     * CIDR blocks whose {@code X-Forwarded-For} the gateway keeps; default none: a client's own header is
+     * replaced by its address). The body deadline must be shorter than the gateway's backend timeout
+     * ({@link Gateway#BACKEND_IDLE_TIMEOUT_MS}), so a slow body is answered {@code 408} by the gateway and
+     * never held against a service.
+     */
+    record Limits(long headerTimeoutMs, long bodyTimeoutMs, long keepAliveTimeoutMs, int maxConnectionsPerClient,
+            long maxBodyBytes, List<String> trustedProxies) {
+
+        /** The largest body any route takes (discovery-service's benchmark publish: 8 MiB). */
+        static final long DEFAULT_MAX_BODY_BYTES = 8L * 1024 * 1024;
+
+        Limits {
+            if (bodyTimeoutMs >= Gateway.BACKEND_IDLE_TIMEOUT_MS) {
+                throw new IllegalArgumentException("GATEWAY_BODY_TIMEOUT_MS (" + bodyTimeoutMs
+                        + ") must be shorter than the backend timeout (" + Gateway.BACKEND_IDLE_TIMEOUT_MS + " ms)");
+            }
+            trustedProxies = List.copyOf(trustedProxies);
+        }
+
+        Limits(long headerTimeoutMs, long bodyTimeoutMs, long keepAliveTimeoutMs, int maxConnectionsPerClient) {
+            this(headerTimeoutMs, bodyTimeoutMs, keepAliveTimeoutMs, maxConnectionsPerClient, DEFAULT_MAX_BODY_BYTES, List.of());
+        }
+
+        Limits withTrustedProxies(List<String> proxies) {
+            return new Limits(headerTimeoutMs, bodyTimeoutMs, keepAliveTimeoutMs, maxConnectionsPerClient, maxBodyBytes, proxies);
+        }
 
         static Limits fromEnvironment() {
-            return new Limits(env("GATEWAY_HEADER_TIMEOUT_MS", 10_000), env("GATEWAY_BODY_TIMEOUT_MS", 30_000),
-                    env("GATEWAY_KEEP_ALIVE_TIMEOUT_MS", 120_000), (int) env("GATEWAY_MAX_CONNECTIONS_PER_CLIENT", 1024));
+            String proxies = System.getenv("GATEWAY_TRUSTED_PROXIES");
+            return new Limits(env("GATEWAY_HEADER_TIMEOUT_MS", 10_000), env("GATEWAY_BODY_TIMEOUT_MS", 10_000),
+                    env("GATEWAY_KEEP_ALIVE_TIMEOUT_MS", 120_000), (int) env("GATEWAY_MAX_CONNECTIONS_PER_CLIENT", 1024),
+                    env("GATEWAY_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES),
+                    proxies == null || proxies.isBlank() ? List.of() : List.of(proxies.split(",")));
         }
 
         private static long env(String name, long fallback) {

@@ -112,7 +112,7 @@ class GatewayClientLimitsTest {
             port = s.getLocalPort();
         }
         // deadlines long enough that no held connection is closed for being idle during the test
-        GatewayClientGuard.Limits capOnly = new GatewayClientGuard.Limits(30_000, 30_000, 30_000, 5);
+        GatewayClientGuard.Limits capOnly = new GatewayClientGuard.Limits(30_000, 15_000, 30_000, 5);
         List<Socket> held = new ArrayList<>();
         try (Gateway g = Gateway.start(port, List.of(new Gateway.Route("/v1/mandates", "mandate-service")),
                 Map.of("mandate-service", backend.getAddress().getPort()), capOnly)) {

@@ -2,7 +2,10 @@ package dev.agentpay.discovery.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentpay.commons.limits.ForwardedClient;
 import dev.agentpay.discovery.config.DiscoveryConfig;
+import io.smallrye.common.vertx.ContextLocals;
+import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.WebClientOptions;
@@ -66,6 +69,23 @@ public class HttpJson {
         return request(method, absoluteUrl)
                 .putHeader("accept", "application/json")
                 .timeout(config.upstreamTimeout().toMillis());
+    }
+
+    /** The context-local key of the public caller's address, set by the MCP endpoint for the request's duration. */
+    public static final String CALLER_ADDRESS = "agentpay.caller-address";
+
+    /**
+     * Names the public caller this request is made for ({@code X-Forwarded-For}), so the called service limits
+     * that caller by address as it does behind the gateway: MCP tools and REST share one allowance (issue 33).
+     * The address is the one the MCP endpoint resolved ({@code ForwardedClient}) and kept on the request's
+     * Vert.x duplicated context; a call made outside a request (a scheduled job) or for an internal caller
+     * names nobody. Only for our own services: never on a call to an outside host (the anchor RPC).
+     */
+    public HttpRequest<io.vertx.mutiny.core.buffer.Buffer> forCaller(HttpRequest<io.vertx.mutiny.core.buffer.Buffer> req) {
+        if (VertxContext.isOnDuplicatedContext()) {
+            ContextLocals.<String>get(CALLER_ADDRESS).ifPresent(a -> req.putHeader(ForwardedClient.HEADER, a));
+        }
+        return req;
     }
 
     /** A read of {@code service}: retried once on failure, then {@link UpstreamUnavailableException}. */

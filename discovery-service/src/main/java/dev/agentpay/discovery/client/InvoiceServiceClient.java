@@ -25,7 +25,7 @@ public class InvoiceServiceClient {
 
     /** POST {@code path} (one of the x402 endpoints) with the body and, when given, the payment proof. */
     public Uni<UpstreamResponse> x402(String path, JsonNode body, String xPayment) {
-        var req = http.jsonRequest(HttpMethod.POST, config.invoiceServiceUrl().replaceAll("/+$", "") + path);
+        var req = http.forCaller(http.jsonRequest(HttpMethod.POST, config.invoiceServiceUrl().replaceAll("/+$", "") + path));
         if (xPayment != null) {
             req.putHeader(X_PAYMENT, xPayment);
         }

@@ -53,14 +53,14 @@ public class MandateServiceClient {
 
     public Uni<UpstreamResponse> dispute(String mandateId, Credential credential, String reason, String triggeredBy) {
         ObjectNode body = JsonNodeFactory.instance.objectNode().put("reason", reason).put("triggered_by", triggeredBy);
-        return http.write(SERVICE, http.send(http.jsonRequest(HttpMethod.POST, base() + "/v1/mandates/" + enc(mandateId) + "/dispute")
+        return http.write(SERVICE, http.send(http.forCaller(http.jsonRequest(HttpMethod.POST, base() + "/v1/mandates/" + enc(mandateId) + "/dispute"))
                 .putHeader(credential.header(), credential.value()), body));
     }
 
     /** The budget of the partner's mandate ({@code GET /v1/mandates/{id}/budget}, the partner's key). */
     public Uni<UpstreamResponse> budget(String mandateId, String apiKey) {
-        return http.read(SERVICE, http.send(http.jsonRequest(HttpMethod.GET, base() + "/v1/mandates/" + enc(mandateId)
-                + "/budget?limit=20").putHeader("x-api-key", apiKey), null));
+        return http.read(SERVICE, http.send(http.forCaller(http.jsonRequest(HttpMethod.GET, base() + "/v1/mandates/" + enc(mandateId)
+                + "/budget?limit=20")).putHeader("x-api-key", apiKey), null));
     }
 
     /**
@@ -68,7 +68,7 @@ public class MandateServiceClient {
      * money): the caller repeats it with the same idempotency key, which answers the first answer.
      */
     public Uni<UpstreamResponse> charge(String mandateId, String apiKey, String idempotencyKey, ObjectNode body) {
-        var req = http.jsonRequest(HttpMethod.POST, base() + "/v1/mandates/" + enc(mandateId) + "/charges")
+        var req = http.forCaller(http.jsonRequest(HttpMethod.POST, base() + "/v1/mandates/" + enc(mandateId) + "/charges"))
                 .putHeader("x-api-key", apiKey);
         if (idempotencyKey != null) {
             req.putHeader("Idempotency-Key", idempotencyKey);
@@ -77,7 +77,7 @@ public class MandateServiceClient {
     }
 
     private Uni<UpstreamResponse> get(String path) {
-        return http.read(SERVICE, http.send(http.jsonRequest(HttpMethod.GET, base() + path), null));
+        return http.read(SERVICE, http.send(http.forCaller(http.jsonRequest(HttpMethod.GET, base() + path)), null));
     }
 
     private String base() {

@@ -158,6 +158,26 @@ public final class Eip712Mandate {
     }
 
     /**
+     * The signature as stored and published: lowercase hex with {@code v} as 27/28. Some signers (hardware
+     * wallets, raw secp256k1 libraries) send the recovery id 0/1 as {@code v}; it recovers the same address,
+     * and is normalised to 27/28 so that every copy of the signature (the proof, the receipt, webhooks) is the
+     * one form every EIP-712 tool accepts (issue 33). Anything else is returned lowercased, unchanged.
+     */
+    public static String normalized(String signatureHex) {
+        String sig = signatureHex.toLowerCase(Locale.ROOT);
+        if (sig.matches("0x[0-9a-f]{130}")) {
+            String v = sig.substring(130);
+            if (v.equals("00")) {
+                return sig.substring(0, 130) + "1b";
+            }
+            if (v.equals("01")) {
+                return sig.substring(0, 130) + "1c";
+            }
+        }
+        return sig;
+    }
+
+    /**
      * The address (lowercase {@code 0x} hex) that produced {@code signatureHex} over {@code digest}.
      *
      * @throws IllegalArgumentException with the reason, for a signature that is not 65 bytes of hex, has a
@@ -171,7 +191,7 @@ public final class Eip712Mandate {
         int v = sig[64] & 0xff;
         int recId = v >= 27 ? v - 27 : v;
         if (recId != 0 && recId != 1) {
-            throw new IllegalArgumentException("signature v must be 27 or 28");
+            throw new IllegalArgumentException("signature v must be 27 or 28 (0 or 1 is taken as 27 or 28)");
         }
         BigInteger r = new BigInteger(1, Arrays.copyOfRange(sig, 0, 32));
         BigInteger s = new BigInteger(1, Arrays.copyOfRange(sig, 32, 64));

@@ -51,6 +51,29 @@ public class ErrorMappers {
     }
 
     /**
+     * Whether {@code e} (or a cause) says the database cannot be reached or refuses connections, as opposed to a
+     * query that failed: a refused or lost connection ({@link java.net.ConnectException},
+     * {@link io.vertx.sqlclient.ClosedConnectionException}), or PostgreSQL's connection-exception (08), operator
+     * intervention (57P: shutdown, cannot connect now), insufficient-resources (53: too many connections) classes,
+     * and 55000 (a database not accepting connections, {@code ALTER DATABASE ... ALLOW_CONNECTIONS false}).
+     */
+    public static boolean databaseUnavailable(Throwable e) {
+        int depth = 0;
+        for (Throwable c = e; c != null && depth < 16; c = c.getCause() == c ? null : c.getCause(), depth++) {
+            if (c instanceof java.net.ConnectException || c instanceof io.vertx.sqlclient.ClosedConnectionException) {
+                return true;
+            }
+            if (c instanceof io.vertx.pgclient.PgException pg && pg.getSqlState() != null) {
+                String state = pg.getSqlState();
+                if (state.startsWith("08") || state.startsWith("57P") || state.startsWith("53") || state.equals("55000")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
      * A body that parses but binds to no request record (a wrong type, an unknown field, text that is not
      * well-formed; the subtypes of {@link MismatchedInputException}), naming the field.
      */
@@ -88,10 +111,22 @@ public class ErrorMappers {
         return response(status, "bad_request", "the request was not understood");
     }
 
+    /** Seconds a client is told to wait when the service's own database is unavailable. */
+    public static final int DATABASE_RETRY_AFTER_SECONDS = 5;
+
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
         if (e.getCause() instanceof ApiException api) {
             return apiException(api);
+        }
+        if (databaseUnavailable(e)) {
+            // the service's own database refuses or lost its connections: a condition to wait out, not a bug
+            LOG.warnf("database unavailable: %s", e.getMessage());
+            return Response.status(503).type(MediaType.APPLICATION_JSON_TYPE)
+                    .header("Retry-After", Integer.toString(DATABASE_RETRY_AFTER_SECONDS))
+                    .entity(ErrorBody.of("service_unavailable", "the service's database is unavailable; retry after "
+                            + DATABASE_RETRY_AFTER_SECONDS + " s"))
+                    .build();
         }
         LOG.error("unexpected failure", e);
         return response(500, "internal_error", "the request could not be completed");

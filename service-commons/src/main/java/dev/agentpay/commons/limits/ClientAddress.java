@@ -61,6 +61,12 @@ public final class ClientAddress {
         return peer != null && (forwardedFor == null || forwardedFor.isBlank()) && isTrusted(peer);
     }
 
+    /** Whether {@code address} (an IP literal) is in the trusted list; false for anything that is not an IP literal. */
+    public boolean trusts(String address) {
+        byte[] a = parse(address);
+        return a != null && isTrusted(a);
+    }
+
     boolean isTrusted(byte[] address) {
         for (Cidr c : trusted) {
             if (c.contains(address)) {

@@ -102,6 +102,19 @@ public class OpenApiContract implements OASFilter {
         if (op.getSecurity() == null) {
             op.setSecurity(new ArrayList<>());
         }
+        // a class marked @PartnerAuthenticated and with a scope annotation names the API key twice: once is enough
+        List<org.eclipse.microprofile.openapi.models.security.SecurityRequirement> distinct = new ArrayList<>();
+        List<Map<String, List<String>>> seen = new ArrayList<>();
+        for (var r : op.getSecurity()) {
+            Map<String, List<String>> schemes = r.getSchemes() == null ? Map.of() : r.getSchemes();
+            if (!seen.contains(schemes)) {
+                seen.add(schemes);
+                distinct.add(r);
+            }
+        }
+        if (distinct.size() != op.getSecurity().size()) {
+            op.setSecurity(distinct);
+        }
         APIResponses responses = op.getResponses();
         if (responses == null) {
             responses = OASFactory.createAPIResponses();

@@ -36,6 +36,8 @@ class OpenApiContractTest {
         Operation paid = op("Thing").security(List.of(OASFactory.createSecurityRequirement(),
                 OASFactory.createSecurityRequirement().addScheme(OpenApiContract.X402_PAYMENT)));
         Operation open = op("Wrapped");
+        Operation scoped = op("Thing").security(List.of(OASFactory.createSecurityRequirement().addScheme(OpenApiContract.API_KEY),
+                OASFactory.createSecurityRequirement().addScheme(OpenApiContract.OAUTH2, List.of("mandates:read"))));
         Operation conditional = op("Thing").addParameter(OASFactory.createParameter().in(
                 org.eclipse.microprofile.openapi.models.parameters.Parameter.In.HEADER).name("If-None-Match"));
         OpenAPI api = OASFactory.createOpenAPI()
@@ -50,6 +52,7 @@ class OpenApiContractTest {
                         .addPathItem("/things/{id}", OASFactory.createPathItem().POST(keyed))
                         .addPathItem("/pay", OASFactory.createPathItem().POST(paid))
                         .addPathItem("/open", OASFactory.createPathItem().GET(open))
+                        .addPathItem("/scoped", OASFactory.createPathItem().GET(scoped))
                         .addPathItem("/doc", OASFactory.createPathItem().GET(conditional)));
 
         new OpenApiContract().filterOpenAPI(api);
@@ -73,7 +76,14 @@ class OpenApiContractTest {
         assertThat(thing.getProperties().get("note").getType()).containsExactly(SchemaType.STRING, SchemaType.NULL);
         assertThat(thing.getProperties().get("other").getAnyOf()).hasSize(2);
         assertThat(api.getComponents().getSecuritySchemes()).containsOnlyKeys(OpenApiContract.API_KEY, OpenApiContract.ADMIN_KEY,
-                OpenApiContract.X402_PAYMENT, OpenApiContract.X402_SIGNATURE);
+                OpenApiContract.OAUTH2, OpenApiContract.X402_PAYMENT, OpenApiContract.X402_SIGNATURE);
+        // OAuth 2.0: the client credentials flow with every scope; a scoped operation can answer 403 insufficient_scope
+        var flow = api.getComponents().getSecuritySchemes().get(OpenApiContract.OAUTH2).getFlows().getClientCredentials();
+        assertThat(flow.getTokenUrl()).isEqualTo("/oauth/token");
+        assertThat(flow.getScopes()).containsOnlyKeys(dev.agentpay.commons.auth.Scopes.ALL.keySet().toArray(String[]::new));
+        assertThat(scoped.getResponses().getAPIResponses()).containsKeys("401", "403");
+        assertThat(scoped.getResponses().getAPIResponse("403").getDescription()).contains("insufficient_scope");
+        assertThat(keyed.getResponses().getAPIResponses()).as("no scope, no 403").doesNotContainKey("403");
         assertThat(api.getComponents().getSchemas()).containsKey("ErrorBody");
     }
 

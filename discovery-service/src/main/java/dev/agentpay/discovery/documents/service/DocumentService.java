@@ -341,6 +341,11 @@ public class DocumentService {
         b.append("Start at the manifest: ").append(url(DocumentPaths.MANIFEST))
                 .append(". MCP tool server (JSON-RPC 2.0, streamable HTTP, stateless, no initialize needed): ")
                 .append(url(DocumentPaths.MCP)).append("\n\n");
+        b.append("Authentication: a partner API key (`x-api-key`), or an OAuth 2.0 access token (client credentials: POST ")
+                .append(url("/oauth/token")).append(", then `Authorization: Bearer`; scopes per operation in ")
+                .append(url("/openapi.json")).append("; metadata ").append(url("/.well-known/oauth-authorization-server"))
+                .append(" and ").append(url("/.well-known/oauth-protected-resource")).append("; details ")
+                .append(url(DocumentPaths.reference("authentication.md"))).append(").\n\n");
         b.append("## Sections\n\n");
         for (ObjectNode s : catalog.sections()) {
             b.append("- [").append(s.get("title").asText()).append("](").append(url(DocumentPaths.section(s.get("name").asText())))
@@ -350,7 +355,7 @@ public class DocumentService {
         for (ObjectNode t : catalog.tools()) {
             String price = catalog.priceOf(t).map(p -> p.variable() ? "the invoice's amount in " + p.currency() + " (x402)"
                     : p.amount() + " " + p.currency() + " per call (x402)").orElse(
-                    "api_key".equals(t.get("auth").asText()) ? "free, needs api_key" : "free");
+                    "api_key".equals(t.get("auth").asText()) ? "free, needs api_key or an OAuth access token" : "free");
             b.append("- `").append(t.get("name").asText()).append("` (").append(price).append("): ")
                     .append(t.get("description").asText()).append("\n");
         }

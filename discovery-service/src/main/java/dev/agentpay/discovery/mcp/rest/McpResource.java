@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.agentpay.commons.error.ErrorMappers;
+import dev.agentpay.commons.limits.ForwardedClient;
+import dev.agentpay.discovery.client.HttpJson;
+import io.smallrye.common.vertx.ContextLocals;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.discovery.mcp.domain.McpProtocol;
@@ -44,6 +47,9 @@ public class McpResource {
     @Inject
     ObjectMapper mapper;
 
+    @Inject
+    ForwardedClient forwarded;
+
     @POST
     @Consumes(MediaType.WILDCARD)
     public Uni<Response> post(String body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
@@ -55,7 +61,7 @@ public class McpResource {
         if (refusal != null) {
             return Uni.createFrom().item(rpcError(403, McpProtocol.TRANSPORT_REFUSED, "Forbidden: " + refusal));
         }
-        if (contentType == null || !contentType.toLowerCase().startsWith(MediaType.APPLICATION_JSON)) {
+        if (!isJson(contentType)) {
             return Uni.createFrom().item(rpcError(415, McpProtocol.INVALID_REQUEST, "Unsupported Media Type: send application/json"));
         }
         JsonNode msg;
@@ -73,6 +79,11 @@ public class McpResource {
         if (msg == null) {
             return Uni.createFrom().item(rpcError(400, McpProtocol.PARSE_ERROR, "Parse error: " + why));
         }
+        // the tools call mandate-service and invoice-service for this caller: they limit it by its own address
+        String caller = forwarded.of(request);
+        if (caller != null) {
+            ContextLocals.put(HttpJson.CALLER_ADDRESS, caller);
+        }
         // MCP's authorization: an OAuth access token on the transport serves the keyed tools (never logged)
         String bearer = authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
                 && authorization.length() > 7 ? authorization.substring(7).trim() : null;
@@ -83,6 +94,19 @@ public class McpResource {
                 .map(a -> Response.status(a.has("error") && a.get("error").get("code").asInt() == McpProtocol.INVALID_REQUEST ? 400 : 200)
                         .type(MediaType.APPLICATION_JSON_TYPE).entity(a).build())
                 .orElseGet(() -> Response.accepted().build()));
+    }
+
+    /**
+     * Exactly {@code application/json}, with parameters ({@code ; charset=utf-8}) or not, in any case: not
+     * {@code application/jsonx} or {@code application/json-patch+json} (a prefix test let both through).
+     */
+    static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int semicolon = contentType.indexOf(';');
+        String essence = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim();
+        return essence.equalsIgnoreCase(MediaType.APPLICATION_JSON);
     }
 
     /**

@@ -188,7 +188,7 @@ public class ToolExecutor {
     private Uni<ObjectNode> verifyMandate(String id) {
         return mandates.proof(id).flatMap(r -> {
             if (r.ok()) {
-                // a proof that does not verify is a result (verified:false, failed[] names the checks), not a tool error
+                // a proof that does not verify is a result (verdict failed or unverifiable, failed[]/unverifiable[] name the checks), not a tool error
                 return verifier.verify(unwrap(r.body())).map(this::success);
             }
             if (r.status() == 404) {

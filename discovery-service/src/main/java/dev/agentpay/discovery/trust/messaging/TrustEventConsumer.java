@@ -9,27 +9,22 @@ import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.commons.events.Topics;
-import dev.agentpay.commons.consumer.IdempotentConsumer;
-import dev.agentpay.discovery.trust.repository.TrustCounterRepository;
+import dev.agentpay.discovery.trust.service.TrustEventRecorder;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordBatchMetadata;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
-import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * Keeps the trust-signal counters from the platform's event streams. Each event's effect and its
- * processed mark commit in one transaction ({@link IdempotentConsumer}), so redelivery counts once;
- * the offset commits only after that transaction. The platform's consumer discipline ({@link Consumers}):
+ * Keeps the trust-signal counters from the platform's event streams: decodes each record and hands it to
+ * {@link TrustEventRecorder}, whose one transaction commits the effect and the processed mark together, so
+ * redelivery counts once; the offset commits only after that transaction. The platform's consumer discipline ({@link Consumers}):
  * a database outage is waited out however long (a skipped event would be a lost count); an undecodable
  * payload goes to the consumer's dead-letter topic (it can never succeed and must not block the partition).
  */
@@ -39,19 +34,12 @@ public class TrustEventConsumer {
     public static final String MANDATE_CHANNEL = "trust-mandate-events";
     public static final String ANCHOR_CHANNEL = "trust-anchor-receipts";
     public static final String INVOICE_CHANNEL = "trust-invoice-events";
-    static final String CONSUMER = "discovery-trust-signals";
     static final String SIGNED_BY_BOTH = "mandate.signed_by_both";
     /** A mandate of three or more parties fully signed: its DRS receipt is issued then, as at signed_by_both. */
     static final String SIGNED_BY_ALL = "mandate.signed_by_all";
 
     @Inject
-    Pool pool;
-
-    @Inject
-    IdempotentConsumer idempotent;
-
-    @Inject
-    TrustCounterRepository counters;
+    TrustEventRecorder recorder;
 
     @Inject
     Consumers consumers;
@@ -93,40 +81,19 @@ public class TrustEventConsumer {
         if (counted.isEmpty()) {
             return poisoned;
         }
-        return poisoned.chain(() -> consumers.untilApplied(MANDATES, () -> pool.withTransaction(conn -> Multi.createFrom().iterable(counted)
-                .onItem().transformToUniAndConcatenate(e -> idempotent.once(conn, e.eventId(), CONSUMER,
-                        tx -> counters.drsReceipt(tx, e.aggregateId(), e.eventId(), e.occurredAt())))
-                .collect().last()))).replaceWithVoid();
+        return poisoned.chain(() -> consumers.untilApplied(MANDATES, () -> recorder.drsReceipts(counted))).replaceWithVoid();
     }
 
     @Incoming(ANCHOR_CHANNEL)
     public Uni<Void> onAnchorReceipt(String payload, IncomingKafkaRecordMetadata<String, String> meta) {
         SourceRecord source = SourceRecord.of(meta, payload);
-        return consumers.apply(ANCHORS, source, () -> {
-            AnchorReceiptEvent e = decode(payload, AnchorReceiptEvent.class);
-            // the transition id identifies the anchored fact; fall back to the transaction log position
-            String key = e.transitionId() != null ? e.transitionId() : e.txHash() + ":" + e.logIndex();
-            return once(e.eventId(), tx -> counters.anchored(tx, key, e.aggregateId(), String.valueOf(e.txHash()), e.occurredAt()));
-        });
+        return consumers.apply(ANCHORS, source, () -> recorder.anchored(decode(payload, AnchorReceiptEvent.class)));
     }
 
     @Incoming(INVOICE_CHANNEL)
     public Uni<Void> onInvoiceEvent(String payload, IncomingKafkaRecordMetadata<String, String> meta) {
         SourceRecord source = SourceRecord.of(meta, payload);
-        return consumers.apply(INVOICES, source, () -> {
-            InvoiceEvent e = decode(payload, InvoiceEvent.class);
-            if (InvoiceEvent.SETTLED.equals(e.type())) {
-                return once(e.eventId(), tx -> counters.settled(tx, e.aggregateId(), e.occurredAt()));
-            }
-            if (InvoiceEvent.UNSETTLED.equals(e.type())) {
-                return once(e.eventId(), tx -> counters.unsettled(tx, e.aggregateId()));
-            }
-            return Uni.createFrom().voidItem();
-        });
-    }
-
-    private Uni<Boolean> once(UUID eventId, Function<SqlClient, Uni<?>> effect) {
-        return pool.withTransaction(conn -> idempotent.once(conn, eventId, CONSUMER, effect));
+        return consumers.apply(INVOICES, source, () -> recorder.invoice(decode(payload, InvoiceEvent.class)));
     }
 
     /** Decodes a record; one that does not decode or has no ids can never count: {@link PoisonRecordException}. */

@@ -1,6 +1,7 @@
 package dev.agentpay.discovery.trust.repository;
 
 import dev.agentpay.commons.sql.Times;
+import dev.agentpay.discovery.trust.domain.TrustCounts;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -12,10 +13,6 @@ import java.util.UUID;
 /** The trust-signal counter tables (see {@code V2__discovery.sql}). */
 @ApplicationScoped
 public class TrustCounterRepository {
-
-    /** Current counts. */
-    public record Counts(long drsReceiptsIssued, long mandatesAnchored, long anchoredTransitions, long invoicesSettled) {
-    }
 
     public Uni<Void> drsReceipt(SqlClient tx, String mandateId, UUID eventId, Instant at) {
         return tx.preparedQuery("insert into drs_receipt (mandate_id, event_id, occurred_at) values ($1, $2, $3) on conflict do nothing")
@@ -37,7 +34,7 @@ public class TrustCounterRepository {
         return tx.preparedQuery("delete from settled_invoice where invoice_id = $1").execute(Tuple.of(invoiceId)).replaceWithVoid();
     }
 
-    public Uni<Counts> counts(SqlClient c) {
+    public Uni<TrustCounts> counts(SqlClient c) {
         return c.query("select (select count(*) from drs_receipt) as drs,"
                         + " (select count(distinct mandate_id) from anchored_transition) as mandates,"
                         + " (select count(*) from anchored_transition) as transitions,"
@@ -45,7 +42,7 @@ public class TrustCounterRepository {
                 .execute()
                 .map(rs -> {
                     Row r = rs.iterator().next();
-                    return new Counts(r.getLong("drs"), r.getLong("mandates"), r.getLong("transitions"), r.getLong("settled"));
+                    return new TrustCounts(r.getLong("drs"), r.getLong("mandates"), r.getLong("transitions"), r.getLong("settled"));
                 });
     }
 

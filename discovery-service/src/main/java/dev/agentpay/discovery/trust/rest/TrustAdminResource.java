@@ -2,6 +2,7 @@ package dev.agentpay.discovery.trust.rest;
 
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.rest.Envelope;
+import dev.agentpay.discovery.trust.domain.TrustCounts;
 import dev.agentpay.discovery.trust.repository.TrustCounterRepository;
 import dev.agentpay.discovery.trust.service.TrustSignalsService;
 import io.smallrye.mutiny.Uni;
@@ -23,7 +24,7 @@ public class TrustAdminResource {
 
     @POST
     @Produces(MediaType.APPLICATION_JSON)
-    public Uni<Envelope<TrustCounterRepository.Counts>> rebuild() {
+    public Uni<Envelope<TrustCounts>> rebuild() {
         return service.rebuild().map(Envelope::of);
     }
 }

@@ -4,6 +4,7 @@ import dev.agentpay.discovery.config.DiscoveryConfig;
 import dev.agentpay.discovery.documents.domain.DocumentPaths;
 import dev.agentpay.discovery.documents.service.DocumentService;
 import dev.agentpay.discovery.documents.service.DocumentStore;
+import dev.agentpay.discovery.trust.domain.TrustCounts;
 import dev.agentpay.discovery.trust.repository.TrustCounterRepository;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -58,7 +59,7 @@ public class TrustSignalsService {
     }
 
     /** Reads the counters and republishes the section; emits the counts published. */
-    public Uni<TrustCounterRepository.Counts> rebuild() {
+    public Uni<TrustCounts> rebuild() {
         return counters.counts(pool).invoke(c -> {
             store.put(DocumentPaths.section(DocumentPaths.TRUST_SIGNALS), documents.json(documents.trustSignals(
                     c.drsReceiptsIssued(), c.mandatesAnchored(), c.anchoredTransitions(), c.invoicesSettled(),

@@ -49,6 +49,27 @@ public class MandateVerifier {
     record Check(String name, Boolean ok, String detail) {
     }
 
+    /** Every check ran and passed. */
+    public static final String VERIFIED = "verified";
+    /** Nothing failed, but something could not be checked: an HMAC signature, a party not signed yet, no anchor, a pending anchor. */
+    public static final String UNVERIFIABLE = "unverifiable";
+    /** At least one check failed. */
+    public static final String FAILED = "failed";
+
+    /**
+     * The verdict of a list of checks: {@code failed} when any failed, else {@code unverifiable} when any could not
+     * be checked (ok null), else {@code verified}. An empty list verifies nothing: {@code unverifiable}.
+     */
+    static String verdict(List<Check> checks) {
+        if (checks.stream().anyMatch(c -> Boolean.FALSE.equals(c.ok()))) {
+            return FAILED;
+        }
+        if (checks.isEmpty() || checks.stream().anyMatch(c -> c.ok() == null)) {
+            return UNVERIFIABLE;
+        }
+        return VERIFIED;
+    }
+
     public Uni<ObjectNode> verify(JsonNode proof) {
         List<Check> checks = new ArrayList<>();
         checks.add(new Check("format", "agentpay-mandate-proof/1".equals(proof.path("format").asText(null)),
@@ -100,6 +121,12 @@ public class MandateVerifier {
         }
         for (JsonNode s : proof.path("signatures")) {
             checks.add(signature(s, digest));
+        }
+        List<String> pending = new ArrayList<>();
+        proof.path("pending_anchors").forEach(p -> pending.add(p.path("to_state").asText()));
+        if (!pending.isEmpty()) {
+            checks.add(new Check("pending_anchors", null, pending.size() + " transition(s) wait for their anchor receipt: "
+                    + String.join(", ", pending)));
         }
         List<JsonNode> anchors = new ArrayList<>();
         proof.path("anchors").forEach(anchors::add);
@@ -228,8 +255,10 @@ public class MandateVerifier {
         out.put("mandate_id", proof.path("mandate_id").asText(null));
         out.put("state", proof.path("state").asText(null));
         out.put("mandate_hash", proof.path("mandate_hash").asText(null));
-        boolean verified = checks.stream().noneMatch(c -> Boolean.FALSE.equals(c.ok()));
-        out.put("verified", verified);
+        String verdict = verdict(checks);
+        out.put("verdict", verdict);
+        // kept for clients of the first version: exactly verdict == "verified"
+        out.put("verified", VERIFIED.equals(verdict));
         ArrayNode list = out.putArray("checks");
         for (Check c : checks) {
             ObjectNode o = list.addObject().put("name", c.name());
@@ -242,6 +271,8 @@ public class MandateVerifier {
         }
         List<String> failed = checks.stream().filter(c -> Boolean.FALSE.equals(c.ok())).map(Check::name).toList();
         out.putArray("failed").addAll(failed.stream().map(mapper.getNodeFactory()::textNode).toList());
+        out.putArray("unverifiable").addAll(checks.stream().filter(c -> c.ok() == null).map(Check::name)
+                .map(mapper.getNodeFactory()::textNode).toList());
         return out;
     }
 

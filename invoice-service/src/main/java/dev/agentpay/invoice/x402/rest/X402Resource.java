@@ -3,6 +3,7 @@ package dev.agentpay.invoice.x402.rest;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.invoice.invoices.rest.InvoiceApi;
+import dev.agentpay.invoice.x402.domain.InvoiceOrder;
 import dev.agentpay.invoice.x402.domain.X402Result;
 import dev.agentpay.invoice.x402.service.X402Service;
 import io.smallrye.mutiny.Uni;
@@ -61,7 +62,9 @@ public class X402Resource {
             + " (`facilitator_unavailable`, `x402_unavailable`, `result_pending`)")
     public Uni<Response> invoice(@RequestBody(required = false, description = "optional: an absent body asks for the defaults")
             @Valid InvoiceApi.X402InvoiceRequest body, @BeanParam PaidCall call) {
-        return service.invoice(body, call.payment, call.signature, call.resourceUrl(urls)).map(X402Resource::response);
+        InvoiceOrder order = body == null ? null
+                : new InvoiceOrder(body.issuer(), body.recipient(), body.email(), body.amount(), body.description());
+        return service.invoice(order, call.payment, call.signature, call.resourceUrl(urls)).map(X402Resource::response);
     }
 
     @POST

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.invoice.invoices.domain.NewInvoice;
-import dev.agentpay.invoice.invoices.rest.InvoiceApi.X402InvoiceRequest;
+import dev.agentpay.invoice.x402.domain.InvoiceOrder;
 import dev.agentpay.invoice.x402.config.X402Config;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -25,8 +25,8 @@ public class X402Requests {
     X402Config config;
 
     /** {@code POST /api/x402/invoice}: the validated body with its defaults (amount: the configured price). */
-    public ObjectNode invoice(X402InvoiceRequest body) {
-        X402InvoiceRequest b = body == null ? X402InvoiceRequest.EMPTY : body;
+    public ObjectNode invoice(InvoiceOrder body) {
+        InvoiceOrder b = body == null ? InvoiceOrder.EMPTY : body;
         ObjectNode out = JSON.createObjectNode();
         out.put("issuer", b.issuer());
         out.put("recipient", b.recipient());

@@ -12,6 +12,7 @@ import dev.agentpay.invoice.x402.client.FacilitatorClient;
 import dev.agentpay.invoice.x402.config.X402Config;
 import dev.agentpay.invoice.x402.domain.Capability;
 import dev.agentpay.invoice.x402.domain.DecodedPayment;
+import dev.agentpay.invoice.x402.domain.InvoiceOrder;
 import dev.agentpay.invoice.x402.domain.PaymentRefused;
 import dev.agentpay.invoice.x402.domain.PaymentRequirement;
 import dev.agentpay.invoice.x402.domain.PaymentState;
@@ -94,7 +95,7 @@ public class X402Service {
     }
 
     /** {@code POST /api/x402/invoice}. */
-    public Uni<X402Result> invoice(dev.agentpay.invoice.invoices.rest.InvoiceApi.X402InvoiceRequest body, String xPayment,
+    public Uni<X402Result> invoice(InvoiceOrder body, String xPayment,
             String paymentSignature, String resourceUrl) {
         ObjectNode request = requests.invoice(body);
         Chain chain = Chain.of(config.invoices().chain()).orElseThrow();

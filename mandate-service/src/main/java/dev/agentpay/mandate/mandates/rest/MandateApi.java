@@ -32,6 +32,11 @@ public final class MandateApi {
     static final int SIGNATURE_MAX = 132;
     static final int AGENT_ID_MAX = 256;
     static final int TRIGGERED_BY_MAX = 256;
+    /** The party id rule, as the OpenAPI document states it ({@link PartyId}). */
+    static final String PARTY_ID_RULE = "party name (NFC, no control/bidi/zero-width characters) or a wallet, a CAIP-10 "
+            + "account written exactly eip155:<chain id>:0x<40 hex digits>; an id that reads as a wallet after NFKC "
+            + "folding, trimming and lowercasing (\"EIP155:…\", \" eip155:…\", fullwidth letters or colon) but is not a "
+            + "valid CAIP-10 account is 400 validation_error";
     /** {@code @NotBlank} for a field that may be absent (the form rule, {@link MandateForm}, says when it is required). */
     static final String NOT_BLANK = "[\\s\\S]*\\S[\\s\\S]*";
 
@@ -51,12 +56,11 @@ public final class MandateApi {
     @MandateForm
     public record CreateMandateRequest(
             @Pattern(regexp = NOT_BLANK, message = "{jakarta.validation.constraints.NotBlank.message}")
-            @Size(max = AGENT_ID_MAX) @PartyName
-            @Schema(description = "party name (NFC, no control/bidi/zero-width characters) or a wallet "
-                    + "eip155:<chain id>:<address>; required unless `parties` is sent", examples = "agent:buyer-1") String proposer,
+            @Size(max = AGENT_ID_MAX) @PartyId
+            @Schema(description = PARTY_ID_RULE + "; required unless `parties` is sent", examples = "agent:buyer-1") String proposer,
             @Pattern(regexp = NOT_BLANK, message = "{jakarta.validation.constraints.NotBlank.message}")
-            @Size(max = AGENT_ID_MAX) @PartyName
-            @Schema(description = "required unless `parties` is sent", examples = "agent:seller-1") String counterparty,
+            @Size(max = AGENT_ID_MAX) @PartyId
+            @Schema(description = PARTY_ID_RULE + "; required unless `parties` is sent", examples = "agent:seller-1") String counterparty,
             @NotNull @NotBlank @Size(max = 10_000) @Schema(examples = "translate 10 documents") String scope,
             @JsonObject(required = true, signed = true)
             @Schema(required = true, implementation = Map.class, description = "signed as sent; numbers must survive "
@@ -112,9 +116,8 @@ public final class MandateApi {
     /** One party of the parties form. */
     @Schema(name = "MandatePartyRequest", additionalProperties = Schema.False.class)
     public record PartyRequest(
-            @NotNull @NotBlank @Size(max = AGENT_ID_MAX) @PartyName
-            @Schema(description = "party name (NFC, no control/bidi/zero-width characters) or a wallet "
-                    + "eip155:<chain id>:<address> (signs with eip712)", examples = "agent:buyer-1") String id,
+            @NotNull @NotBlank @Size(max = AGENT_ID_MAX) @PartyId
+            @Schema(description = PARTY_ID_RULE + " (a wallet signs with eip712)", examples = "agent:buyer-1") String id,
             @NotNull @Pattern(regexp = ROLE_PATTERN, message = ROLE_RULE)
             @Schema(description = "what the party signs as (`signer` of POST /v1/mandates/{id}/sign)", examples = "buyer") String role) {
     }

@@ -17,7 +17,7 @@ import java.text.Normalizer;
  * separators, so that the name a reviewer reads in the public view is the name that was signed. A
  * {@code null} is left to {@code @NotNull}.
  */
-@Target(ElementType.FIELD)
+@Target({ElementType.FIELD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Constraint(validatedBy = PartyName.Validator.class)
 public @interface PartyName {

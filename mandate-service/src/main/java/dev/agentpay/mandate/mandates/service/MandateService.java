@@ -172,7 +172,7 @@ public class MandateService {
                 throw ApiException.badRequest("scheme_mismatch", "the " + signer + " of this mandate signs with "
                         + scheme.wire() + " (fixed at creation), not " + claimedScheme.wire());
             }
-            String sig = scheme == SignatureScheme.EIP712 ? signature.toLowerCase(java.util.Locale.ROOT) : signature;
+            String sig = scheme == SignatureScheme.EIP712 ? Eip712Mandate.normalized(signature) : signature;
             Uni<Void> checked = scheme == SignatureScheme.EIP712
                     ? Uni.createFrom().voidItem().invoke(() -> MandateSignatures.verifyWallet(m, proposer, signature))
                     : partners.signingSecret(conn, partnerId).invoke(secret -> MandateSignatures.verifyHmac(m, signer, scheme, secret, signature))

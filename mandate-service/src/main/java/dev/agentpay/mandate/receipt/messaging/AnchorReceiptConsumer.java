@@ -2,17 +2,14 @@ package dev.agentpay.mandate.receipt.messaging;
 
 import dev.agentpay.commons.consumer.Consumer;
 import dev.agentpay.commons.consumer.Consumers;
-import dev.agentpay.commons.consumer.IdempotentConsumer;
 import dev.agentpay.commons.consumer.PoisonRecordException;
 import dev.agentpay.commons.consumer.SourceRecord;
 import dev.agentpay.commons.events.AnchorReceiptEvent;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.Topics;
-import dev.agentpay.commons.sql.Times;
 import dev.agentpay.mandate.receipt.service.ReceiptService;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.UUID;
@@ -21,7 +18,7 @@ import org.jboss.logging.Logger;
 
 /**
  * Records anchor-service's on-chain receipts on the transitions they anchor, with a {@code mandate.anchored}
- * event in the same transaction ({@link ReceiptService#applyAnchor}). Each event applies once
+ * event in the same transaction ({@link ReceiptService#applyAnchorReceiptOnce}, which owns the transaction). Each event applies once
  * (its id and the update commit together); the offset commits only after that transaction. The
  * platform's consumer discipline ({@link Consumers}): a database away is waited out however long, a
  * record that cannot be decoded goes to {@link Topics#DLT_MANDATE_ANCHOR_RECEIPTS}.
@@ -36,12 +33,6 @@ public class AnchorReceiptConsumer {
     static final Consumer DISCIPLINE = new Consumer(CONSUMER, Topics.DLT_MANDATE_ANCHOR_RECEIPTS);
 
     private static final Logger LOG = Logger.getLogger(AnchorReceiptConsumer.class);
-
-    @Inject
-    Pool pool;
-
-    @Inject
-    IdempotentConsumer idempotent;
 
     @Inject
     ReceiptService receipts;
@@ -63,13 +54,8 @@ public class AnchorReceiptConsumer {
         } catch (RuntimeException e) {
             return consumers.deadLetter(DISCIPLINE, source, new PoisonRecordException("malformed anchor receipt: " + e.getMessage(), e));
         }
-        return consumers.apply(DISCIPLINE, source, () -> pool.withTransaction(conn -> idempotent.once(conn, event.eventId(), CONSUMER,
-                tx -> receipts.applyAnchor(tx, transitionId, event.aggregateId(), event.txHash(), event.blockNumber(),
-                        event.chainId(), event.logIndex(), event.contract(), Times.now()).invoke(n -> {
-                            if (n == 0) {
-                                LOG.warnf("anchor receipt %s names unknown transition %s of %s", event.eventId(),
-                                        event.transitionId(), event.aggregateId());
-                            }
-                        }))));
+        return consumers.apply(DISCIPLINE, source, () -> receipts.applyAnchorReceiptOnce(event, transitionId, CONSUMER,
+                () -> LOG.warnf("anchor receipt %s names unknown transition %s of %s", event.eventId(),
+                        event.transitionId(), event.aggregateId())));
     }
 }

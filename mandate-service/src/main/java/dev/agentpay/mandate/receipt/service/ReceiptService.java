@@ -1,11 +1,14 @@
 package dev.agentpay.mandate.receipt.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentpay.commons.consumer.IdempotentConsumer;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.events.AnchorReceiptEvent;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.commons.outbox.Outbox;
+import dev.agentpay.commons.sql.Times;
 import dev.agentpay.mandate.config.ApiJson;
 import dev.agentpay.mandate.mandates.domain.Mandate;
 import dev.agentpay.mandate.mandates.domain.MandateState;
@@ -40,6 +43,9 @@ public class ReceiptService {
     @Inject
     Pool pool;
 
+    @Inject
+    IdempotentConsumer idempotent;
+
     public Uni<ReceiptView> receipt(String partnerId, String receiptId) {
         return pool.withConnection(conn -> receipts.find(conn, receiptId, partnerId).flatMap(r -> {
             if (r == null) {
@@ -58,6 +64,24 @@ public class ReceiptService {
                         r.parties() == null ? null : PartyView.of(PartiesColumn.read(r.parties())));
             });
         }));
+    }
+
+    /**
+     * Applies one anchor receipt once, in a transaction of its own: the event id (recorded for
+     * {@code consumer}) and {@link #applyAnchor}'s update commit together. {@code unknown} runs inside that
+     * transaction when the receipt names no transition of the mandate (nothing changes then).
+     *
+     * @return false when this event was applied before
+     */
+    public Uni<Boolean> applyAnchorReceiptOnce(AnchorReceiptEvent event, UUID transitionId, String consumer,
+            Runnable unknown) {
+        return pool.withTransaction(conn -> idempotent.once(conn, event.eventId(), consumer,
+                tx -> applyAnchor(tx, transitionId, event.aggregateId(), event.txHash(), event.blockNumber(),
+                        event.chainId(), event.logIndex(), event.contract(), Times.now()).invoke(n -> {
+                            if (n == 0) {
+                                unknown.run();
+                            }
+                        })));
     }
 
     /**

@@ -20,7 +20,7 @@ class CreateMandateFingerprintTest {
         assertThat(ApiJson.write(twoParty)).isEqualTo("{\"proposer\":\"agent:a\",\"counterparty\":\"agent:b\",\"scope\":\"s\","
                 + "\"terms\":{\"amount\":1},\"expiry\":\"2030-01-01T00:00:00.000Z\",\"context\":null,\"signature_scheme\":null}");
         var parties = new MandateApi.CreateMandateRequest(null, null, "s", terms, "2030-01-01T00:00:00.000Z", null, null,
-                List.of(new MandateApi.PartyRequest("agent:a", "buyer"), new MandateApi.PartyRequest("agent:b", "seller")));
+                List.of(new MandateApi.PartyRequest("agent:a", "buyer"), new MandateApi.PartyRequest("agent:b", "seller")), null);
         assertThat(ApiJson.write(parties)).endsWith("\"parties\":[{\"id\":\"agent:a\",\"role\":\"buyer\"},"
                 + "{\"id\":\"agent:b\",\"role\":\"seller\"}]}");
     }

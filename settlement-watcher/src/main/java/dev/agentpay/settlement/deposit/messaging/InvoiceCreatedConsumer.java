@@ -10,7 +10,7 @@ import dev.agentpay.commons.consumer.SourceRecord;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.Topics;
-import dev.agentpay.settlement.deposit.repository.DepositRepository;
+import dev.agentpay.settlement.deposit.domain.NewDeposit;
 import dev.agentpay.settlement.watcher.service.WatcherLedger;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
@@ -46,7 +46,7 @@ public class InvoiceCreatedConsumer {
     @Incoming(CHANNEL)
     public Uni<Void> onInvoiceEvent(String payload, IncomingKafkaRecordMetadata<String, String> meta) {
         SourceRecord source = SourceRecord.of(meta, payload);
-        Optional<DepositRepository.NewDeposit> d;
+        Optional<NewDeposit> d;
         try {
             d = deposit(EventCodec.decode(payload, InvoiceEvent.class));
         } catch (RuntimeException e) {
@@ -61,12 +61,12 @@ public class InvoiceCreatedConsumer {
         return consumers.apply(DISCIPLINE, source, () -> ledger.register(d.get()));
     }
 
-    private boolean isSellerWallet(DepositRepository.NewDeposit d) {
+    private boolean isSellerWallet(NewDeposit d) {
         return chains.get(Chain.of(d.chain()).orElseThrow()).paymentAddress().map(a -> a.equalsIgnoreCase(d.address())).orElse(false);
     }
 
     /** The deposit address an {@code invoice.created} event announces, if it is one (EVM invoices only). */
-    static Optional<DepositRepository.NewDeposit> deposit(InvoiceEvent e) {
+    static Optional<NewDeposit> deposit(InvoiceEvent e) {
         if (!InvoiceEvent.CREATED.equals(e.type()) || e.invoice() == null) {
             return Optional.empty();
         }
@@ -78,7 +78,7 @@ public class InvoiceCreatedConsumer {
         }
         UUID id = UUID.fromString(e.invoice().path("id").asText(e.aggregateId()));
         String created = e.invoice().path("createdAt").asText(null);
-        return Optional.of(new DepositRepository.NewDeposit(chain.get().value(), address.toLowerCase(java.util.Locale.ROOT), id,
+        return Optional.of(new NewDeposit(chain.get().value(), address.toLowerCase(java.util.Locale.ROOT), id,
                 created == null ? e.occurredAt() : Instant.parse(created)));
     }
 }

@@ -1,5 +1,7 @@
 package dev.agentpay.settlement.deposit.repository;
 
+import dev.agentpay.settlement.deposit.domain.Deposit;
+import dev.agentpay.settlement.deposit.domain.NewDeposit;
 import dev.agentpay.commons.sql.Rows;
 import dev.agentpay.commons.sql.Times;
 import io.smallrye.mutiny.Uni;
@@ -7,9 +9,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 
 /** The invoices' deposit addresses the watcher attributes transfers to. */
 @ApplicationScoped
@@ -20,14 +20,6 @@ public class DepositRepository {
      * invoice's creation time is still back-filled for it.
      */
     static final String SKEW = "60 seconds";
-
-    /** An address announced by an {@code invoice.created} event. */
-    public record NewDeposit(String chain, String address, UUID invoiceId, Instant invoiceCreated) {
-    }
-
-    /** A registered address; {@code backfillFrom} is the first block still to back-fill (null: none). */
-    public record Deposit(long seq, String chain, String address, UUID invoiceId, Long backfillFrom) {
-    }
 
     /**
      * Registers an address once. Its back-fill starts after the newest block scanned before the invoice

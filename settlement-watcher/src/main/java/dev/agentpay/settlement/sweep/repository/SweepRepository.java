@@ -1,7 +1,9 @@
 package dev.agentpay.settlement.sweep.repository;
 
+import dev.agentpay.settlement.sweep.domain.SweepBatch;
 import dev.agentpay.commons.sql.Rows;
 import dev.agentpay.commons.sql.Times;
+import dev.agentpay.settlement.sweep.domain.SweepTotals;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.sqlclient.Row;
@@ -22,15 +24,6 @@ public class SweepRepository {
 
     /** A deposit address holding USDC not swept yet. */
     public record Owed(String address, UUID invoiceId, BigInteger amount) {
-    }
-
-    /** A sweep transaction as recorded. */
-    public record Batch(UUID id, String chain, String state, String txHash, long nonce, String rawTx, List<String> addresses,
-            BigInteger swept, int attempts, String lastError, Instant createdAt, Instant broadcastAt) {
-    }
-
-    /** Per chain: received at deposit addresses, swept to the seller wallet, and still held. */
-    public record Totals(String chain, BigInteger received, BigInteger swept, BigInteger held, long openBatches, long failedBatches) {
     }
 
     /** Deposit addresses whose received minus swept is positive and that no open batch is sweeping, oldest first. */
@@ -64,25 +57,25 @@ public class SweepRepository {
                 .replaceWithVoid();
     }
 
-    public Uni<List<Batch>> open(SqlClient c, String chain) {
+    public Uni<List<SweepBatch>> open(SqlClient c, String chain) {
         return batches(c, "where chain = $1 and state = 'SENT' order by created_at", Tuple.of(chain));
     }
 
-    public Uni<List<Batch>> recent(SqlClient c, int limit) {
+    public Uni<List<SweepBatch>> recent(SqlClient c, int limit) {
         return batches(c, "order by created_at desc limit $1", Tuple.of(limit));
     }
 
-    private Uni<List<Batch>> batches(SqlClient c, String where, Tuple args) {
+    private Uni<List<SweepBatch>> batches(SqlClient c, String where, Tuple args) {
         return c.preparedQuery("select id, chain, state, tx_hash, nonce, raw_tx, addresses, swept_atomic, attempts, last_error,"
                         + " created_at, broadcast_at from sweep_batch " + where)
                 .execute(args)
                 .map(rs -> {
-                    List<Batch> out = new ArrayList<>();
+                    List<SweepBatch> out = new ArrayList<>();
                     for (Row r : rs) {
                         List<String> addresses = new ArrayList<>();
                         ((JsonArray) r.getValue(6)).forEach(a -> addresses.add((String) a));
                         BigDecimal swept = r.getBigDecimal(7);
-                        out.add(new Batch(r.getUUID(0), r.getString(1), r.getString(2), r.getString(3), r.getLong(4), r.getString(5),
+                        out.add(new SweepBatch(r.getUUID(0), r.getString(1), r.getString(2), r.getString(3), r.getLong(4), r.getString(5),
                                 addresses, swept == null ? null : swept.toBigIntegerExact(), r.getInteger(8), r.getString(9),
                                 r.getOffsetDateTime(10).toInstant(), r.getOffsetDateTime(11).toInstant()));
                     }
@@ -158,7 +151,7 @@ public class SweepRepository {
                 .execute(Tuple.of(id, truncate(error), Times.db(at))).replaceWithVoid();
     }
 
-    public Uni<List<Totals>> totals(SqlClient c) {
+    public Uni<List<SweepTotals>> totals(SqlClient c) {
         return c.query("select c.chain,"
                         + " coalesce((select sum(t.amount) from detected_transfer t join deposit_address d on d.chain = t.chain"
                         + "   and d.address = t.to_address where t.chain = c.chain and t.status = 'DETECTED'), 0),"
@@ -169,11 +162,11 @@ public class SweepRepository {
                         + " from (select distinct chain from deposit_address) c order by c.chain")
                 .execute()
                 .map(rs -> {
-                    List<Totals> out = new ArrayList<>();
+                    List<SweepTotals> out = new ArrayList<>();
                     for (Row r : rs) {
                         BigInteger received = r.getBigDecimal(1).toBigIntegerExact();
                         BigInteger swept = r.getBigDecimal(2).toBigIntegerExact();
-                        out.add(new Totals(r.getString(0), received, swept, received.subtract(swept), r.getLong(3), r.getLong(4)));
+                        out.add(new SweepTotals(r.getString(0), received, swept, received.subtract(swept), r.getLong(3), r.getLong(4)));
                     }
                     return out;
                 });

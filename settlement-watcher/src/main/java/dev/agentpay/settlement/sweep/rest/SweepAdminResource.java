@@ -3,7 +3,7 @@ package dev.agentpay.settlement.sweep.rest;
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.commons.rest.PageLimit;
-import dev.agentpay.settlement.sweep.repository.SweepRepository;
+import dev.agentpay.settlement.sweep.domain.SweepBatch;
 import dev.agentpay.settlement.sweep.service.Sweeper;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -40,7 +40,7 @@ public class SweepAdminResource {
     public record SweepView(String id, String chain, String state, String txHash, Long nonce, int addresses,
             String sweptAtomic, int attempts, String lastError, String createdAt) {
 
-        static SweepView of(SweepRepository.Batch b) {
+        static SweepView of(SweepBatch b) {
             return new SweepView(b.id().toString(), b.chain(), b.state(), b.txHash(), b.nonce(), b.addresses().size(),
                     b.swept() == null ? null : b.swept().toString(), b.attempts(), b.lastError(), b.createdAt().toString());
         }
