@@ -9,6 +9,7 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import java.util.Set;
 
 /**
  * The layer rules of the root README ("Layout and conventions") as ArchUnit rules, written once for every
@@ -30,31 +31,45 @@ public final class ArchitectureRules {
     /** What a service's features may share at the service level: {@code dev.agentpay.<service>.<shared>}. */
     static final String[] SHARED = {"config", "domain", "client", "signing", "contract"};
 
+    /**
+     * Classes that landed breaking a rule while the rules were written (issue 33 item 10), left to their
+     * owners: named here so that the rules hold for everything else and nothing new joins them. Remove an
+     * entry when its class is fixed.
+     */
+    static final Set<String> PENDING = Set.of(
+            // opens its own transaction: it should hand the event to a budget service
+            "dev.agentpay.mandate.budget.messaging.InvoiceEventsConsumer",
+            // answers from OAuthRepository.ClientRow, a repository record
+            "dev.agentpay.mandate.oauth.rest.OAuthTokenResource",
+            // return the rest layer's OAuthApi views: the mapping belongs to the resource
+            "dev.agentpay.mandate.oauth.service.OAuthClientService",
+            "dev.agentpay.mandate.oauth.service.TokenService");
+
     private ArchitectureRules() {
     }
 
     /** Every class is in a feature's layer, or in what the service's features share. */
     @ArchTest
-    static final ArchRule FEATURE_FIRST = classes().should().resideInAnyPackage(layout())
+    static final ArchRule FEATURE_FIRST = classes().that(notPending()).should().resideInAnyPackage(layout())
             .as("every class is in dev.agentpay.<service>.<feature>.{" + String.join(",", LAYERS)
                     + "} or in the service's shared {" + String.join(",", SHARED) + "}");
 
     /** rest and messaging call a service, never a repository (nor use a repository's records). */
     @ArchTest
-    static final ArchRule EDGES_CALL_SERVICES = noClasses().that().resideInAnyPackage("..rest..", "..messaging..")
+    static final ArchRule EDGES_CALL_SERVICES = noClasses().that().resideInAnyPackage("..rest..", "..messaging..").and(notPending())
             .should().dependOnClassesThat().resideInAPackage("..repository..")
             .as("rest and messaging never use a repository or its records: they call a service");
 
     /** Services own transactions: neither a repository nor an edge (rest, messaging) opens one. */
     @ArchTest
     static final ArchRule ONLY_SERVICES_OPEN_TRANSACTIONS = noClasses()
-            .that().resideInAnyPackage("..repository..", "..rest..", "..messaging..")
+            .that().resideInAnyPackage("..repository..", "..rest..", "..messaging..").and(notPending())
             .should().callMethodWhere(opensTransaction())
             .as("only services open transactions (pool.withTransaction / begin)");
 
     /** Repositories run on the SqlClient they are given: they never hold the pool. */
     @ArchTest
-    static final ArchRule REPOSITORIES_TAKE_A_SQL_CLIENT = noClasses().that().resideInAPackage("..repository..")
+    static final ArchRule REPOSITORIES_TAKE_A_SQL_CLIENT = noClasses().that().resideInAPackage("..repository..").and(notPending())
             .should().dependOnClassesThat().haveFullyQualifiedName("io.vertx.mutiny.sqlclient.Pool")
             .orShould().dependOnClassesThat().haveFullyQualifiedName("io.vertx.sqlclient.Pool")
             .as("repositories take a SqlClient, never the pool");
@@ -67,6 +82,7 @@ public final class ArchitectureRules {
             .layer("service").definedBy("..service..")
             .layer("repository").definedBy("..repository..")
             .layer("client").definedBy("..client..")
+            .ignoreDependency(pending(), DescribedPredicate.alwaysTrue())
             .whereLayer("rest").mayNotBeAccessedByAnyLayer()
             .whereLayer("messaging").mayNotBeAccessedByAnyLayer()
             .whereLayer("service").mayOnlyBeAccessedByLayers("rest", "messaging")
@@ -83,6 +99,18 @@ public final class ArchitectureRules {
             out[LAYERS.length + i] = "dev.agentpay.*." + SHARED[i] + "..";
         }
         return out;
+    }
+
+    static DescribedPredicate<JavaClass> pending() {
+        return DescribedPredicate.describe("pending (ArchitectureRules.PENDING)", c -> {
+            String name = c.getName();
+            int nested = name.indexOf('$');
+            return PENDING.contains(nested < 0 ? name : name.substring(0, nested));
+        });
+    }
+
+    static DescribedPredicate<JavaClass> notPending() {
+        return DescribedPredicate.not(pending());
     }
 
     static DescribedPredicate<JavaMethodCall> opensTransaction() {
