@@ -138,7 +138,7 @@ public class ConsoleResource {
         if (sessions.find(sid).isPresent()) {
             return Uni.createFrom().item(see("/console/invoices"));
         }
-        return html(200, login.data("error", null));
+        return html(200, login.data("s", null).data("nav", "").data("error", null));
     }
 
     @POST
@@ -147,11 +147,11 @@ public class ConsoleResource {
     @Operation(hidden = true)
     public Uni<Response> signIn(@FormParam("apiKey") String apiKey, @HeaderParam("Origin") String origin) {
         if (!sameOrigin(origin)) {
-            return html(403, error.data("title", "Refused").data("message", "This form must be sent from the console itself.").data("s", null));
+            return html(403, error.data("nav", "").data("s", null).data("title", "Refused").data("message", "This form must be sent from the console itself."));
         }
         String key = apiKey == null ? "" : apiKey.trim();
         if (!API_KEY.matcher(key).matches()) {
-            return html(401, login.data("error", "That is not an API key (sk_ followed by 64 hexadecimal characters)."));
+            return html(401, login.data("s", null).data("nav", "").data("error", "That is not an API key (sk_ followed by 64 hexadecimal characters)."));
         }
         // the key is checked by the API itself: a partner endpoint answers 200 only to a valid key
         return api.get(Service.INVOICE, key, "/v1/invoices?limit=1").chain(r -> {
@@ -159,9 +159,9 @@ public class ConsoleResource {
                 Session s = sessions.open(key);
                 return Uni.createFrom().item(Response.seeOther(URI.create("/console/invoices")).cookie(cookie(s.id(), false)).build());
             }
-            return html(401, login.data("error", r.status() == 401 ? "This API key is unknown or revoked."
+            return html(401, login.data("s", null).data("nav", "").data("error", r.status() == 401 ? "This API key is unknown or revoked."
                     : "The key could not be checked just now (" + r.status() + "). Try again."));
-        }).onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> html(503, login.data("error",
+        }).onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> html(503, login.data("s", null).data("nav", "").data("error",
                 "The platform could not be reached just now. Try again.")));
     }
 
@@ -395,7 +395,7 @@ public class ConsoleResource {
     @Operation(hidden = true)
     public Uni<Response> charts(@CookieParam(ConsoleSessions.COOKIE) String sid) {
         return withSession(sid, s -> charts.compute(s.apiKey()).chain(c -> html(200, chartsPage.data("s", s).data("nav", "charts").data("c", c)))
-                .onFailure(IllegalStateException.class).recoverWithUni(e -> html(502, error.data("s", s).data("title", "Charts unavailable")
+                .onFailure(IllegalStateException.class).recoverWithUni(e -> html(502, error.data("nav", "").data("s", s).data("title", "Charts unavailable")
                         .data("message", "The figures could not be read: " + e.getMessage()))));
     }
 
@@ -404,7 +404,7 @@ public class ConsoleResource {
     /** A page that needs a session: without one (or with a key the API no longer accepts), the sign-in page. */
     Uni<Response> withSession(String sid, Function<Session, Uni<Response>> page) {
         return sessions.find(sid).map(s -> page.apply(s)
-                .onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> html(503, error.data("s", s)
+                .onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> html(503, error.data("nav", "").data("s", s)
                         .data("title", "Try again shortly").data("message", "The platform could not be reached just now."))))
                 .orElseGet(() -> Uni.createFrom().item(see("/console/login")));
     }
@@ -413,10 +413,10 @@ public class ConsoleResource {
     Uni<Response> withPost(String sid, String csrf, String origin, Function<Session, Uni<Response>> action) {
         return sessions.find(sid).map(s -> {
             if (!ConsoleSessions.csrfMatches(s, csrf) || !sameOrigin(origin)) {
-                return html(403, error.data("s", s).data("title", "Refused")
+                return html(403, error.data("nav", "").data("s", s).data("title", "Refused")
                         .data("message", "This form has expired or did not come from the console. Go back, reload the page and try again."));
             }
-            return action.apply(s).onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> html(503, error.data("s", s)
+            return action.apply(s).onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> html(503, error.data("nav", "").data("s", s)
                     .data("title", "Try again shortly").data("message", "The platform could not be reached just now.")));
         }).orElseGet(() -> Uni.createFrom().item(see("/console/login")));
     }
@@ -451,11 +451,11 @@ public class ConsoleResource {
         String msg = e == null || e.isMissingNode() ? "The platform answered " + r.status() + "."
                 : e.path("message").asText() + " (" + e.path("code").asText() + ")";
         int status = r.status() >= 400 && r.status() < 500 ? r.status() : 502;
-        return html(status, error.data("s", s).data("title", "The platform refused this").data("message", msg));
+        return html(status, error.data("nav", "").data("s", s).data("title", "The platform refused this").data("message", msg));
     }
 
     Uni<Response> notFound(Session s, String message) {
-        return html(404, error.data("s", s).data("title", "Not found").data("message", message));
+        return html(404, error.data("nav", "").data("s", s).data("title", "Not found").data("message", message));
     }
 
     static Uni<Response> html(int status, TemplateInstance t) {

@@ -16,7 +16,7 @@ public interface PagesConfig {
     Map<String, String> explorerTxUrl();
 
     /** How often the payment page asks for the invoice's status while it is open. */
-    @WithDefault("1s")
+    @WithDefault("500ms")
     Duration statusPollInterval();
 
     /** Base URL of webhook-dispatcher as this service reaches it ({@code WEBHOOK_DISPATCHER_URL}). */
