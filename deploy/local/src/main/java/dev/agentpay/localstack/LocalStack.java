@@ -441,8 +441,10 @@ public final class LocalStack {
         for (String[] p : new String[][] {{"dev-partner-1", "Development partner 1", "API_KEY", "SIGNING_SECRET"},
                 {"dev-partner-2", "Development partner 2", "API_KEY_2", "SIGNING_SECRET_2"}}) {
             String body = JSON.writeValueAsString(Map.of("name", p[1], "api_key", secrets.get(p[2]), "signing_secret", secrets.get(p[3])));
+            // a service's first requests after its start can take long on a loaded machine (class loading, JIT):
+            // 10 s timed out on a shared 2-core machine; the PUT is idempotent
             HttpResponse<String> res = http.send(HttpRequest.newBuilder(URI.create(mandate + "/admin/partners/" + p[0]))
-                    .timeout(Duration.ofSeconds(10))
+                    .timeout(Duration.ofSeconds(45))
                     .header("content-type", "application/json")
                     .header("x-admin-key", secrets.get("ADMIN_API_KEY"))
                     .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());

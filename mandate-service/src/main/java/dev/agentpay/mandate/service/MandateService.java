@@ -234,6 +234,36 @@ public class MandateService {
         }));
     }
 
+    /**
+     * A page of the partner's mandates, newest first, optionally of one state ({@code GET /v1/mandates}); the cursor is
+     * the keyset position of the last item (its creation time and id), opaque to clients.
+     */
+    public Uni<dev.agentpay.mandate.domain.MandatePage> list(String partnerId, int limit, String cursor, MandateState state) {
+        Instant beforeAt = null;
+        String beforeId = null;
+        if (cursor != null && !cursor.isBlank()) {
+            try {
+                String[] p = new String(java.util.Base64.getUrlDecoder().decode(cursor.trim()), java.nio.charset.StandardCharsets.UTF_8)
+                        .split(" ", 2);
+                beforeAt = Instant.parse(p[0]);
+                beforeId = p[1];
+            } catch (RuntimeException e) {
+                throw ApiException.badRequest("validation_error", "cursor: is not a cursor returned by this API");
+            }
+        }
+        return mandates.page(pool, partnerId, state, beforeAt, beforeId, limit + 1).map(rows -> {
+            boolean more = rows.size() > limit;
+            List<Mandate> page = more ? rows.subList(0, limit) : rows;
+            String next = null;
+            if (more) {
+                Mandate last = page.get(page.size() - 1);
+                next = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                        (last.createdAt + " " + last.id).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            return new dev.agentpay.mandate.domain.MandatePage(page.stream().map(m -> view(m, null)).toList(), next);
+        });
+    }
+
     public Uni<PublicMandateView> publicView(String mandateId) {
         return pool.withConnection(conn -> mandates.findAny(conn, mandateId).flatMap(m -> {
             if (m == null) {
@@ -495,7 +525,7 @@ public class MandateService {
                 ApiJson.time(m.signedByProposerAt), ApiJson.time(m.signedByCounterpartyAt), ApiJson.time(m.completedAt),
                 CanonicalMandate.isoMillis(m.expiresAt), m.disputeReason, ApiJson.time(m.disputedAt), m.drsReceiptId,
                 ApiJson.time(m.createdAt), ApiJson.time(m.updatedAt), m.proposerScheme.wire(), m.counterpartyScheme.wire(),
-                transitions.stream().map(t -> new MandateView.TransitionView(t.id().toString(),
+                transitions == null ? null : transitions.stream().map(t -> new MandateView.TransitionView(t.id().toString(),
                         t.fromState() == null ? null : t.fromState().wire(), t.toState().wire(), t.anchorStatus(),
                         t.anchorTxHash(),
                         t.anchorBlockNumber(), t.anchorChainId(), t.anchorLogIndex(), t.anchorContract(), t.metadata(),

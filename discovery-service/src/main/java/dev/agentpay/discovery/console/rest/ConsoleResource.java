@@ -241,7 +241,7 @@ public class ConsoleResource {
                 }
                 return html(200, mandates.data("s", s).data("nav", "mandates").data("items", items).data("listed", listed)
                         .data("state", only).data("next", next).data("notfound", uri.getQueryParameters().containsKey("notfound"))
-                        .data("states", List.of("proposed", "signed_by_proposer", "signed_by_counterparty", "signed_by_both", "in_progress",
+                        .data("states", List.of("proposed", "signed_by_proposer", "signed_by_both", "in_progress",
                                 "completed", "disputed", "expired")));
             });
         });
