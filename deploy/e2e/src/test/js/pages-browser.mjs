@@ -211,11 +211,11 @@ try {
       }
     })();
     const shown = await page.waitForFunction(() => document.getElementById('status-text').textContent === 'Paid', null,
-      { timeout: 3000, polling: 100 }).then(() => true, () => false);
+      { timeout: c.paidWithinMs || 3000, polling: 100 }).then(() => true, () => false);
     result.timings.paidAfterBlockMs = Date.now() - mined;
     await apiWatch;
     result.timings.apiSettledAfterBlockMs = apiSettled;
-    check(shown, `"Paid" within 3 s of the confirming block (the page said "${await statusText(page)}"; the API said SETTLED `
+    check(shown, `"Paid" within ${(c.paidWithinMs || 3000) / 1000} s of the confirming block (the page said "${await statusText(page)}"; the API said SETTLED `
       + `${apiSettled === null ? 'not within 60 s' : apiSettled + ' ms after the block'})`);
     check(navigations.length === 0, 'no reload or navigation while the status changed');
     check(((await page.locator('#status-tx').textContent()) || '').toLowerCase().includes(hash.toLowerCase()), 'transaction shown');
@@ -256,7 +256,7 @@ try {
     check(calls.some((x) => x.method === 'wallet_switchEthereumChain'), 'wallet asked to switch to the invoice chain');
     check(send && send.params[0].to.toLowerCase() === c.payment.usdc.toLowerCase(), 'wallet transaction goes to the USDC contract');
     check(send && send.params[0].data === '0xa9059cbb' + c.walletAddress.toLowerCase().slice(2).padStart(64, '0')
-      + BigInt(c.atomic).toString(16).padStart(64, '0'), 'wallet transaction is transfer(invoice address, amount)');
+      + BigInt(c.walletAtomic).toString(16).padStart(64, '0'), 'wallet transaction is transfer(invoice address, amount)');
     await w.page.screenshot({ path: join(cmd.outDir, 'checkout-wallet.png'), fullPage: true });
     await w.ctx.close();
 

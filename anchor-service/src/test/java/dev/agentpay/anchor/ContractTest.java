@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentpay.anchor.contract.MandateAnchor;
-import dev.agentpay.anchor.service.ChainGuard;
+import dev.agentpay.anchor.anchoring.service.ChainGuard;
 import dev.agentpay.anchor.support.AnchorChainTestResource;
 import dev.agentpay.anchor.support.KafkaIo;
 import dev.agentpay.localstack.AnvilNode;

@@ -3,7 +3,7 @@ package dev.agentpay.anchor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.agentpay.anchor.service.AnchorPipeline;
+import dev.agentpay.anchor.anchoring.service.AnchorPipeline;
 import dev.agentpay.anchor.client.FaultInjection;
 import dev.agentpay.anchor.support.AnchorChainTestResource;
 import dev.agentpay.anchor.support.ChainView;

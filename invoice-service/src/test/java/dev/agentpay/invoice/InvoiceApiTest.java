@@ -78,7 +78,7 @@ class InvoiceApiTest {
         } else {
             // the invoice's own address: the CREATE2 deposit address of its id under the chain's factory
             assertThat(created.getString("data.paymentDetails.paymentAddress"))
-                    .isEqualTo(dev.agentpay.invoice.deposit.DepositAddress.of(FACTORIES.get(chain), UUID.fromString(id)))
+                    .isEqualTo(dev.agentpay.invoice.deposit.domain.DepositAddress.of(FACTORIES.get(chain), UUID.fromString(id)))
                     .isNotEqualToIgnoringCase(seller);
         }
         assertThat(created.getString("data.paymentDetails.payableAtomic")).isEqualTo("12500000");

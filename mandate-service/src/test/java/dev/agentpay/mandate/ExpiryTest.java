@@ -6,7 +6,7 @@ import static org.hamcrest.Matchers.equalTo;
 
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
-import dev.agentpay.mandate.service.ExpiryJob;
+import dev.agentpay.mandate.mandates.service.ExpiryJob;
 import dev.agentpay.mandate.support.Api.TestMandate;
 import dev.agentpay.mandate.support.Api.TestPartner;
 import dev.agentpay.mandate.support.Api;

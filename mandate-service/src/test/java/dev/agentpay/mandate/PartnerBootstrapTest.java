@@ -8,7 +8,7 @@ import static org.hamcrest.Matchers.equalTo;
 import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
-import dev.agentpay.mandate.service.PartnerBootstrap;
+import dev.agentpay.mandate.partner.service.PartnerBootstrap;
 import dev.agentpay.mandate.support.Api;
 import dev.agentpay.mandate.support.Api.TestMandate;
 import dev.agentpay.mandate.support.Api.TestPartner;

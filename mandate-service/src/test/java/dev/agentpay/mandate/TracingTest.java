@@ -154,7 +154,7 @@ class TracingTest {
             }
         };
         capture.setLevel(Level.ALL);
-        Logger logger = Logger.getLogger("dev.agentpay.mandate.messaging");
+        Logger logger = Logger.getLogger("dev.agentpay.mandate.receipt.messaging");
         logger.addHandler(capture);
         try {
             String traceId = hex(16);

@@ -5,7 +5,7 @@ import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.localstack.testing.TestKafka;
-import dev.agentpay.settlement.service.WatcherLedger;
+import dev.agentpay.settlement.watcher.service.WatcherLedger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;

@@ -12,7 +12,7 @@ import dev.agentpay.localstack.chain.EvmRpc;
 import dev.agentpay.localstack.chain.UsdcInstaller;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
-import dev.agentpay.settlement.service.WatcherSupervisor;
+import dev.agentpay.settlement.watcher.service.WatcherSupervisor;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -47,7 +47,7 @@ class EvmWatcherTest {
     dev.agentpay.commons.chains.ChainTable chains;
 
     @Inject
-    dev.agentpay.settlement.service.WatcherLedger ledger;
+    dev.agentpay.settlement.watcher.service.WatcherLedger ledger;
 
     @Inject
     dev.agentpay.settlement.config.SettlementConfig config;
@@ -151,7 +151,7 @@ class EvmWatcherTest {
     }
 
     @Inject
-    dev.agentpay.settlement.messaging.InvoiceCreatedConsumer invoiceCreated;
+    dev.agentpay.settlement.deposit.messaging.InvoiceCreatedConsumer invoiceCreated;
 
     @Test
     void anInvoiceOfTheSharedAddressEraNeverMakesTheSellerWalletWatched() {
@@ -238,7 +238,7 @@ class EvmWatcherTest {
             String late = tx(pay(rpc, token, deposit("base"), 72));
             rpc.mine(ChainsTestResource.CONFIRMATIONS);
             var entry = chains.get(Chain.BASE);
-            var scanner = new dev.agentpay.settlement.service.EvmScanner(entry, client, ledger, config);
+            var scanner = new dev.agentpay.settlement.watcher.service.EvmScanner(entry, client, ledger, config);
             int published = scanner.tick().await().atMost(WAIT);
             assertThat(published).isEqualTo(2);
             assertThat(proxy.refused.get()).isPositive();

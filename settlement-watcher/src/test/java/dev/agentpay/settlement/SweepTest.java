@@ -55,7 +55,7 @@ class SweepTest {
     ChainTable chains;
 
     @Inject
-    dev.agentpay.settlement.service.WatcherLedger watcher;
+    dev.agentpay.settlement.watcher.service.WatcherLedger watcher;
 
     TransferEvents events;
 

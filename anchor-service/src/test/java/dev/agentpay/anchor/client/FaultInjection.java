@@ -1,6 +1,6 @@
 package dev.agentpay.anchor.client;
 
-import dev.agentpay.anchor.service.AnchorPipeline;
+import dev.agentpay.anchor.anchoring.service.AnchorPipeline;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;

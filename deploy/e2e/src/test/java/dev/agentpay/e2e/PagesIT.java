@@ -81,6 +81,7 @@ class PagesIT {
         c.put("expiringId", expiring.getString("data.id"));
         c.put("walletId", walletInvoice.getString("data.id"));
         c.put("walletAddress", walletInvoice.getString("data.paymentDetails.paymentAddress"));
+        c.put("walletAtomic", walletInvoice.getString("data.paymentDetails.payableAtomic"));
         c.put("amount", paid.getString("data.amount"));
         c.put("atomic", paid.getString("data.paymentDetails.payableAtomic"));
         c.put("address", paid.getString("data.paymentDetails.paymentAddress"));

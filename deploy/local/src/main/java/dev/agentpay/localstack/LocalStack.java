@@ -2,16 +2,10 @@ package dev.agentpay.localstack;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.localstack.chain.UsdcInstaller;
-import org.p2p.solanaj.utils.Base58;
-import dev.agentpay.localstack.solana.SolanaKeys;
 import dev.agentpay.localstack.solana.SolanaNode;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +17,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.function.Supplier;
 
 /**
  * The one command that runs the whole system on this machine, for real: PostgreSQL, Kafka, five
@@ -55,7 +48,8 @@ public final class LocalStack {
             new Service("webhook-dispatcher", "webhook", 8086));
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final long T0 = System.nanoTime();
+    /** When the launcher started (its step timings count from here). */
+    static final long T0 = System.nanoTime();
 
     private final Path root = RepoPaths.root();
     private final Path local;
@@ -140,7 +134,7 @@ public final class LocalStack {
         ManagedProcess.ownerStopsInOrder(stopped);
         supervisor = new Supervisor(local, this::recordPidsQuietly);
 
-        Map<String, String> secrets = secrets();
+        Map<String, String> secrets = DevCredentials.load(local);
         env.put("BASE_URL", "");
         env.putAll(secrets);
         // The facilitator's Solana key goes to the facilitator only (its address is X402_SOLANA_FEE_PAYER).
@@ -148,22 +142,22 @@ public final class LocalStack {
         env.remove("SOLANA_FACILITATOR_ADDRESS");
 
         // Infrastructure: PostgreSQL, Kafka and the chains start side by side.
-        CompletableFuture<PostgresServer> pg = async("postgres", () -> {
+        CompletableFuture<PostgresServer> pg = Steps.async("postgres", () -> {
             PostgresServer s = PostgresServer.start(data.resolve("postgres"), port(options, 5432), true);
             SERVICES.forEach(svc -> s.ensureDatabase(svc.database()));
             return s;
         });
-        CompletableFuture<KafkaServer> kafka = async("kafka", () -> {
+        CompletableFuture<KafkaServer> kafka = Steps.async("kafka", () -> {
             KafkaServer k = KafkaServer.start(data.resolve("kafka"), port(options, 9092), logs.resolve("kafka.log"));
             k.ensureTopics();
             return k;
         });
         Map<String, CompletableFuture<AnvilNode>> anvils = new LinkedHashMap<>();
-        anvils.put("anchor", async("anvil anchor (84532)", () -> anvil("anchor", ANCHOR_CHAIN_ID, options, 8545)));
+        anvils.put("anchor", Steps.async("anvil anchor (84532)", () -> anvil("anchor", ANCHOR_CHAIN_ID, options, 8545)));
         int i = 1;
         for (UsdcInstaller.Canonical c : UsdcInstaller.EVM_CHAINS) {
             int preferred = 8545 + i++;
-            anvils.put(c.chain(), async("anvil " + c.chain() + " (" + c.chainId() + ")", () -> anvil(c.chain(), c.chainId(), options, preferred)));
+            anvils.put(c.chain(), Steps.async("anvil " + c.chain() + " (" + c.chainId() + ")", () -> anvil(c.chain(), c.chainId(), options, preferred)));
         }
         // Each part is supervised: if it dies, it is started again on the same port and data.
         PostgresServer postgres = pg.join();
@@ -188,13 +182,13 @@ public final class LocalStack {
         saveChainsEvery(chains.keySet(), Duration.ofSeconds(5));
 
         ChainSetup setup = new ChainSetup(local, secrets);
-        timed("contracts", () -> {
+        Steps.timed("contracts", () -> {
             setup.install(chains, env);
             return null;
         });
 
         int solanaPort = port(options, 8899);
-        SolanaNode solana = timed("solana (LiteSVM)", () -> startSolana(solanaPort, secrets));
+        SolanaNode solana = Steps.timed("solana (LiteSVM)", () -> startSolana(solanaPort, secrets));
         supervised("solana", solana.process(), () -> startSolana(solanaPort, secrets).process());
         env.put("SOLANA_RPC_URL", solana.rpcUrl());
         env.put("SOLANA_USDC_MINT", SOLANA_USDC_MINT);
@@ -205,7 +199,7 @@ public final class LocalStack {
         env.put("SOLANA_POLL_INTERVAL", "PT0.2S");
 
         int facilitatorPort = port(options, 4020);
-        ManagedProcess facilitator = timed("x402 facilitator", () -> facilitator(chains.get("base"), solana, facilitatorPort, secrets));
+        ManagedProcess facilitator = Steps.timed("x402 facilitator", () -> facilitator(chains.get("base"), solana, facilitatorPort, secrets));
         supervised("x402-facilitator", facilitator, () -> facilitator(chains.get("base"), solana, facilitatorPort, secrets));
         env.put("X402_SOLANA_FEE_PAYER", secrets.get("SOLANA_FACILITATOR_ADDRESS"));
 
@@ -217,34 +211,36 @@ public final class LocalStack {
         for (Service svc : SERVICES) {
             servicePorts.put(svc.name(), port(options, svc.defaultPort()));
         }
-        List<CompletableFuture<ManagedProcess>> services = new ArrayList<>();
+        ServiceLauncher services = new ServiceLauncher(root, logs, servicePorts, env, http);
+        List<CompletableFuture<ManagedProcess>> starts = new ArrayList<>();
         for (Service svc : SERVICES) {
-            services.add(async(svc.name(), () -> startService(svc, postgres, broker, baseUrl)));
+            starts.add(Steps.async(svc.name(), () -> services.start(svc, postgres, broker, baseUrl)));
         }
         for (int s = 0; s < SERVICES.size(); s++) {
             Service svc = SERVICES.get(s);
-            supervisor.supervise(svc.name(), services.get(s).join(), () -> startService(svc, postgres, broker, baseUrl));
+            supervisor.supervise(svc.name(), starts.get(s).join(), () -> services.start(svc, postgres, broker, baseUrl));
         }
         // The services depend on each other only through Kafka and PostgreSQL: they stop side by side
         // (each leaves its consumer groups), before the infrastructure does.
         started.add(() -> CompletableFuture.allOf(SERVICES.stream()
                 .map(svc -> CompletableFuture.runAsync(() -> supervisor.stop(svc.name())))
                 .toArray(CompletableFuture[]::new)).join());
-        recordPids();
+        LauncherFiles.recordPids(local);
         servicePorts.forEach((name, p) -> env.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URL", "http://127.0.0.1:" + p));
 
-        Gateway gateway = timed("gateway", () -> Gateway.start(gatewayPort, Gateway.readRoutes(Gateway.routesFile()), servicePorts));
+        Gateway gateway = Steps.timed("gateway", () -> Gateway.start(gatewayPort, Gateway.readRoutes(Gateway.routesFile()), servicePorts));
         started.add(gateway);
 
-        timed("dev partners", () -> {
-            bootstrapPartners(secrets);
+        Steps.timed("dev partners", () -> {
+            DevCredentials.bootstrapPartners(http, "http://127.0.0.1:" + servicePorts.get("mandate-service"),
+                    env.get("BASE_URL"), secrets);
             return null;
         });
 
         Map<String, String> out = new LinkedHashMap<>(env);
         out.keySet().removeIf(k -> k.startsWith("_"));
         StackEnv.write(local.resolve("stack.env"), out, "written by deploy/local when every part was ready");
-        System.out.printf("%n==> stack ready in %.1f s: %s%n%n", seconds(), baseUrl);
+        System.out.printf("%n==> stack ready in %.1f s: %s%n%n", Steps.seconds(), baseUrl);
         out.forEach((k, v) -> System.out.println(k + "=" + v));
         Path cwd = Path.of("").toAbsolutePath();
         Path shown = local.startsWith(cwd) ? cwd.relativize(local) : local;
@@ -375,7 +371,7 @@ public final class LocalStack {
                 RepoPaths.nodeDir(), logs.resolve("x402-facilitator.log"));
         String url = "http://127.0.0.1:" + port;
         try {
-            awaitHttp(url + "/supported", Duration.ofSeconds(30), p);
+            Readiness.awaitHttp(http, url + "/supported", Duration.ofSeconds(30), p);
         } catch (RuntimeException e) {
             p.stop();
             throw e;
@@ -384,229 +380,29 @@ public final class LocalStack {
         return p;
     }
 
-    private ManagedProcess startService(Service svc, PostgresServer pg, KafkaServer kafka, String baseUrl) {
-        Path jar = root.resolve(svc.name()).resolve("target/quarkus-app/quarkus-run.jar");
-        if (!Files.exists(jar)) {
-            throw new IllegalStateException(jar + " is missing: build first (deploy/local/run builds it)");
-        }
-        int port = servicePorts.get(svc.name());
-        Map<String, String> e = new LinkedHashMap<>();
-        e.put("HTTP_PORT", Integer.toString(port));
-        e.put("DB_HOST", "127.0.0.1");
-        e.put("DB_PORT", Integer.toString(pg.port()));
-        e.put("DB_NAME", svc.database());
-        e.put("DB_USER", PostgresServer.USER);
-        e.put("DB_PASSWORD", PostgresServer.PASSWORD);
-        e.put("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
-        e.put("ADMIN_API_KEY", env.get("ADMIN_API_KEY"));
-        e.put("PUBLIC_BASE_URL", baseUrl);
-        e.put("GATEWAY_URL", baseUrl);
-        servicePorts.forEach((name, p) -> e.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URL", "http://127.0.0.1:" + p));
-        // Chain settings are public; the anchor signer key goes to anchor-service only.
-        env.forEach((k, v) -> {
-            if ((k.startsWith("CHAIN_") || k.startsWith("SOLANA_") || k.startsWith("ANCHOR_") || k.startsWith("X402_"))
-                    && !k.endsWith("_SECRET_KEY")) {
-                e.put(k, v);
-            }
-        });
-        if (svc.name().equals("anchor-service")) {
-            e.put("ANCHOR_SIGNER_KEY", ChainSetup.ANCHOR_SIGNER_KEY);
-        }
-        if (svc.name().equals("settlement-watcher")) {
-            // pays the gas of sweeps (deposit addresses -> seller wallet); holds nothing but gas
-            e.put("SWEEPER_PRIVATE_KEY", ChainSetup.SWEEPER_KEY);
-        }
-        e.put("WEBHOOK_ALLOW_PRIVATE_TARGETS", "true");
-        // Local receivers are plain http on loopback (webhook-dispatcher README: the local stack allows both).
-        e.put("WEBHOOK_ALLOW_HTTP", "true");
-        String javaOpts = System.getenv().getOrDefault("SERVICE_JAVA_OPTS",
-                "-XX:+UseSerialGC -Xms32m -Xmx384m -Xss512k -XX:ReservedCodeCacheSize=96m -XX:+ExitOnOutOfMemoryError");
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(List.of(javaOpts.trim().split("\\s+")));
-        cmd.add("-jar");
-        cmd.add(jar.toString());
-        ManagedProcess p = ManagedProcess.start(svc.name(), cmd, e, root.resolve(svc.name()), logs.resolve(svc.name() + ".log"));
-        try {
-            awaitHttp("http://127.0.0.1:" + port + "/q/health/ready", Duration.ofSeconds(300), p);
-        } catch (RuntimeException notReady) {
-            p.stop();
-            throw notReady;
-        }
-        return p;
+
+
+
+
+    /** Stops a previous launcher (and, if it died hard, the children it left behind). */
+    void stopPrevious(boolean verbose) throws Exception {
+        LauncherFiles.stopPrevious(local, verbose);
     }
 
-    private void bootstrapPartners(Map<String, String> secrets) throws Exception {
-        String mandate = "http://127.0.0.1:" + servicePorts.get("mandate-service");
-        for (String[] p : new String[][] {{"dev-partner-1", "Development partner 1", "API_KEY", "SIGNING_SECRET"},
-                {"dev-partner-2", "Development partner 2", "API_KEY_2", "SIGNING_SECRET_2"}}) {
-            String body = JSON.writeValueAsString(Map.of("name", p[1], "api_key", secrets.get(p[2]), "signing_secret", secrets.get(p[3])));
-            // a service's first requests after its start can take long on a loaded machine (class loading, JIT):
-            // 10 s timed out on a shared 2-core machine; the PUT is idempotent
-            HttpResponse<String> res = http.send(HttpRequest.newBuilder(URI.create(mandate + "/admin/partners/" + p[0]))
-                    .timeout(Duration.ofSeconds(45))
-                    .header("content-type", "application/json")
-                    .header("x-admin-key", secrets.get("ADMIN_API_KEY"))
-                    .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-            if (res.statusCode() / 100 != 2) {
-                throw new IllegalStateException("partner bootstrap of " + p[0] + " failed: " + res.statusCode() + " " + res.body());
-            }
-        }
-        // The registry reaches every service over Kafka; wait until the gateway's services accept the key.
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        String probe = env.get("BASE_URL") + "/v1/invoices?limit=1";
-        while (System.nanoTime() < deadline) {
-            HttpResponse<String> res = http.send(HttpRequest.newBuilder(URI.create(probe)).timeout(Duration.ofSeconds(5))
-                    .header("x-api-key", secrets.get("API_KEY")).GET().build(), HttpResponse.BodyHandlers.ofString());
-            if (res.statusCode() != 401) {
-                return;
-            }
-            Thread.sleep(200);
-        }
-        throw new IllegalStateException("the development API key was not accepted within 60 s");
-    }
-
-    /** Development secrets, generated on the first start and kept in {@code .local/secrets.env}. */
-    private Map<String, String> secrets() {
-        Path file = local.resolve("secrets.env");
-        Map<String, String> s = StackEnv.read(file);
-        boolean changed = false;
-        changed |= s.putIfAbsent("API_KEY", ApiKeys.generate()) == null;
-        changed |= s.putIfAbsent("SIGNING_SECRET", ApiKeys.randomHex(32)) == null;
-        changed |= s.putIfAbsent("API_KEY_2", ApiKeys.generate()) == null;
-        changed |= s.putIfAbsent("SIGNING_SECRET_2", ApiKeys.randomHex(32)) == null;
-        changed |= s.putIfAbsent("ADMIN_API_KEY", "adm_" + ApiKeys.randomHex(32)) == null;
-        for (UsdcInstaller.Canonical c : UsdcInstaller.EVM_CHAINS) {
-            changed |= s.putIfAbsent(envPrefix(c) + "_PAYMENT_ADDRESS", "0x" + ApiKeys.randomHex(20)) == null;
-        }
-        changed |= s.putIfAbsent("SOLANA_PAYMENT_ADDRESS", Base58.encode(randomBytes(32))) == null;
-        if (!s.containsKey("SOLANA_DEV_PAYER_SECRET_KEY")) {
-            SolanaKeys.Keypair payer = SolanaKeys.generate();
-            s.put("SOLANA_DEV_PAYER_SECRET_KEY", payer.secret());
-            s.put("SOLANA_DEV_PAYER_ADDRESS", payer.address());
-            changed = true;
-        }
-        if (!s.containsKey("SOLANA_FACILITATOR_SECRET_KEY")) {
-            // the local x402 facilitator's Solana fee payer (extra.feePayer of the Solana rail)
-            SolanaKeys.Keypair feePayer = SolanaKeys.generate();
-            s.put("SOLANA_FACILITATOR_SECRET_KEY", feePayer.secret());
-            s.put("SOLANA_FACILITATOR_ADDRESS", feePayer.address());
-            changed = true;
-        }
-        if (changed) {
-            StackEnv.write(file, s, "development secrets of the local stack; never use them anywhere else");
-        }
-        return s;
-    }
-
-    private static byte[] randomBytes(int n) {
-        byte[] b = new byte[n];
-        new java.security.SecureRandom().nextBytes(b);
-        return b;
-    }
-
-    private void awaitHttp(String url, Duration timeout, ManagedProcess owner) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (owner != null && !owner.isAlive()) {
-                throw new IllegalStateException(owner.name() + " exited; see " + owner.log());
-            }
-            try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).GET().build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not up yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            Ports.sleep(150);
-        }
-        throw new IllegalStateException(url + " not ready after " + timeout + (owner == null ? "" : "; see " + owner.log()));
+    /** {@code reset}: see {@link LauncherFiles#reset}. */
+    void reset() throws Exception {
+        LauncherFiles.reset(local, data);
     }
 
     private void recordPidsQuietly() {
         try {
-            recordPids();
+            LauncherFiles.recordPids(local);
         } catch (IOException e) {
             System.err.println("cannot record child pids: " + e.getMessage());
         }
     }
 
-    private void recordPids() throws IOException {
-        StringBuilder sb = new StringBuilder();
-        ProcessHandle.current().descendants().forEach(h -> sb.append(h.pid()).append('\n'));
-        Files.writeString(local.resolve("children.pid"), sb.toString());
-    }
 
-    /** Stops a previous launcher (and, if it died hard, the children it left behind). */
-    void stopPrevious(boolean verbose) throws Exception {
-        Path pidFile = local.resolve("launcher.pid");
-        if (Files.exists(pidFile)) {
-            long pid = Long.parseLong(Files.readString(pidFile).trim());
-            var handle = ProcessHandle.of(pid).filter(h -> h.pid() != ProcessHandle.current().pid());
-            if (handle.isPresent() && handle.get().info().command().map(c -> c.contains("java")).orElse(false)) {
-                if (verbose) {
-                    System.out.println("stopping the local stack (pid " + pid + ")");
-                }
-                handle.get().destroy();
-                // The launcher stops its parts in order (services leave their groups, chains save their
-                // state, then Kafka and PostgreSQL): wait for all of it, not a fixed minute.
-                try {
-                    handle.get().onExit().get(4, java.util.concurrent.TimeUnit.MINUTES);
-                } catch (java.util.concurrent.TimeoutException e) {
-                    System.out.println("the local stack (pid " + pid + ") did not stop within 4 minutes; killing it");
-                    handle.get().destroyForcibly();
-                    handle.get().onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
-                }
-            } else if (verbose) {
-                System.out.println("no running local stack");
-            }
-        } else if (verbose) {
-            System.out.println("no running local stack");
-        }
-        Path children = local.resolve("children.pid");
-        if (Files.exists(children)) {
-            // Left behind by a launcher that died hard: killed, and waited for, so that the next start finds
-            // their ports and data directories free (a broker still exiting held Kafka's port: issue 16).
-            List<ProcessHandle> left = new ArrayList<>();
-            for (String line : Files.readAllLines(children)) {
-                if (!line.isBlank()) {
-                    ProcessHandle.of(Long.parseLong(line.trim())).ifPresent(left::add);
-                }
-            }
-            left.forEach(ProcessHandle::destroyForcibly);
-            for (ProcessHandle h : left) {
-                try {
-                    h.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
-                } catch (java.util.concurrent.TimeoutException e) {
-                    System.out.println("process " + h.pid() + " did not exit after SIGKILL");
-                }
-            }
-            Files.delete(children);
-        }
-    }
-
-    /**
-     * {@code reset}: stops a running stack, then wipes every part's state together (PostgreSQL, Kafka,
-     * every chain's state and marks, the remembered contract address, stack.env), so the next start
-     * begins consistent and empty. Development secrets ({@code secrets.env}) and logs are kept.
-     */
-    void reset() throws Exception {
-        stopPrevious(true);
-        if (Files.isDirectory(data)) {
-            try (var paths = Files.walk(data)) {
-                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
-        Files.deleteIfExists(local.resolve("stack.env"));
-        System.out.println("wiped " + data + " (databases, Kafka, chains) and stack.env; secrets.env and logs kept");
-    }
 
     /** Counted down when {@link #shutdown} has stopped every part in order. */
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -641,44 +437,4 @@ public final class LocalStack {
         System.out.println("stopped.");
     }
 
-    /** A step that may throw. */
-    @FunctionalInterface
-    interface Step<T> {
-        T run() throws Exception;
-    }
-
-    private <T> CompletableFuture<T> async(String name, Step<T> step) {
-        return CompletableFuture.supplyAsync(() -> timed(name, step));
-    }
-
-    private <T> T timed(String name, Step<T> step) {
-        long t = System.nanoTime();
-        System.out.printf("[%6.1fs] %-28s starting%n", seconds(), name);
-        try {
-            T r = step.run();
-            System.out.printf("[%6.1fs] %-28s ready in %.1f s%n", seconds(), name, (System.nanoTime() - t) / 1e9);
-            return r;
-        } catch (Exception e) {
-            System.out.printf("[%6.1fs] %-28s FAILED: %s%n", seconds(), name, e.getMessage());
-            throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
-        }
-    }
-
-    private static double seconds() {
-        return (System.nanoTime() - T0) / 1e9;
-    }
-
-    static <T> Supplier<T> unchecked(Step<T> s) {
-        return () -> {
-            try {
-                return s.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        };
-    }
-
-    static JsonNode json(String s) throws IOException {
-        return JSON.readTree(s);
-    }
 }

@@ -1,8 +1,8 @@
 package dev.agentpay.settlement.client;
 
 import dev.agentpay.commons.rpc.JsonRpcHttp;
-import dev.agentpay.settlement.domain.BlockRef;
-import dev.agentpay.settlement.domain.Transfer;
+import dev.agentpay.settlement.watcher.domain.BlockRef;
+import dev.agentpay.settlement.watcher.domain.Transfer;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import java.math.BigInteger;

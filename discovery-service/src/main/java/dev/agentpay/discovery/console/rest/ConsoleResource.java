@@ -425,10 +425,11 @@ public class ConsoleResource {
         if (origin == null || origin.isBlank()) {
             return true; // SameSite=Strict keeps the cookie off cross-site posts; the CSRF token is the check
         }
-        String host = uri.getRequestUri().getHost();
+        // the Origin's host and port must be the Host this request was sent to (the gateway and the Ingress keep it)
+        String host = headers.getHeaderString("Host");
         try {
             URI o = URI.create(origin);
-            return host != null && host.equalsIgnoreCase(o.getHost());
+            return host != null && o.getRawAuthority() != null && host.equalsIgnoreCase(o.getRawAuthority());
         } catch (IllegalArgumentException e) {
             return false;
         }

@@ -2,8 +2,8 @@ package dev.agentpay.invoice.x402.rest;
 
 import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.commons.rest.OpenApiContract;
-import dev.agentpay.invoice.domain.InvoiceView;
-import dev.agentpay.invoice.rest.InvoiceApi;
+import dev.agentpay.invoice.invoices.domain.InvoiceView;
+import dev.agentpay.invoice.invoices.rest.InvoiceApi;
 import dev.agentpay.invoice.x402.service.X402Service;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;

@@ -2,7 +2,7 @@ package dev.agentpay.invoice.x402.rest;
 
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.rest.OpenApiContract;
-import dev.agentpay.invoice.rest.InvoiceApi;
+import dev.agentpay.invoice.invoices.rest.InvoiceApi;
 import dev.agentpay.invoice.x402.domain.X402Result;
 import dev.agentpay.invoice.x402.service.X402Service;
 import io.smallrye.mutiny.Uni;

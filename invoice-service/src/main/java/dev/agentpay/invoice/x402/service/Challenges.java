@@ -83,8 +83,8 @@ public class Challenges {
      * The one requirement of paying an invoice: {@code exact} USDC of what it still asks for, on its own
      * chain, to its own deposit address; empty when its chain is not the x402 EVM rail.
      */
-    public List<PaymentRequirement> forInvoice(dev.agentpay.invoice.domain.Invoice inv, java.math.BigInteger amount, String resourceUrl) {
-        if (!inv.chain().equals(config.evm().chain()) || inv.addressKind() != dev.agentpay.invoice.domain.Invoice.AddressKind.DEPOSIT) {
+    public List<PaymentRequirement> forInvoice(dev.agentpay.invoice.invoices.domain.Invoice inv, java.math.BigInteger amount, String resourceUrl) {
+        if (!inv.chain().equals(config.evm().chain()) || inv.addressKind() != dev.agentpay.invoice.invoices.domain.Invoice.AddressKind.DEPOSIT) {
             return List.of();
         }
         ObjectNode extra = JSON.createObjectNode();

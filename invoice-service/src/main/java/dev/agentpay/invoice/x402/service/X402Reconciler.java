@@ -50,7 +50,7 @@ public class X402Reconciler {
     PaymentRepository payments;
 
     @Inject
-    X402Service service;
+    X402Completion completion;
 
     @Inject
     ChainRpcClient rpc;
@@ -95,7 +95,7 @@ public class X402Reconciler {
     private Uni<Integer> settled(Instant now) {
         return payments.stale(pool, PaymentState.SETTLED, now.minus(config.reconciler().grace()), BATCH)
                 .flatMap(list -> Multi.createFrom().iterable(list)
-                        .onItem().transformToUniAndConcatenate(p -> service.complete(p.id())
+                        .onItem().transformToUniAndConcatenate(p -> completion.complete(p.id())
                                 .invoke(id -> LOG.infof("x402 payment %s completed by the reconciler (invoice %s)", p.id(), id))
                                 .map(id -> 1)
                                 .onFailure().invoke(t -> LOG.warnf("x402 payment %s not completed yet: %s", p.id(), t.getMessage()))
@@ -129,7 +129,7 @@ public class X402Reconciler {
         return solanaRpc.find(sol.rpcUrl().get(), p.payTo(), p.asset(), payerSignature, p.createdAt().minus(SOLANA_TX_LIFETIME))
                 .flatMap(found -> found.isPresent() && found.get().succeeded()
                         ? pool.withTransaction(c -> payments.markSettled(c, p.id(), found.get().signature(), null, Instant.now()))
-                                .flatMap(ok -> service.complete(p.id()))
+                                .flatMap(ok -> completion.complete(p.id()))
                                 .invoke(id -> LOG.infof("x402 payment %s: found settled on Solana (%s); invoice %s", p.id(),
                                         found.get().signature(), id))
                                 .replaceWith(1)
@@ -150,7 +150,7 @@ public class X402Reconciler {
         return rpc.authorizationUsed(evm.rpcUrl().get(), p.asset(), p.payer(), p.nonce())
                 .flatMap(used -> used
                         ? pool.withTransaction(c -> payments.markSettled(c, p.id(), null, null, Instant.now()))
-                                .flatMap(ok -> service.complete(p.id()))
+                                .flatMap(ok -> completion.complete(p.id()))
                                 .invoke(id -> LOG.infof("x402 payment %s: found settled on chain; invoice %s", p.id(), id))
                                 .replaceWith(1)
                         : pool.withTransaction(c -> payments.markFailed(c, p.id(), "expired_unsettled",

@@ -6,10 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.chains.ChainTable;
 import dev.agentpay.commons.error.ApiException;
-import dev.agentpay.invoice.domain.Invoice;
-import dev.agentpay.invoice.domain.InvoiceView;
-import dev.agentpay.invoice.repository.InvoiceRepository;
-import dev.agentpay.invoice.service.InvoiceService;
+import dev.agentpay.invoice.invoices.domain.Invoice;
+import dev.agentpay.invoice.invoices.repository.InvoiceRepository;
 import dev.agentpay.invoice.x402.client.FacilitatorClient;
 import dev.agentpay.invoice.x402.config.X402Config;
 import dev.agentpay.invoice.x402.domain.Capability;
@@ -26,9 +24,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,13 +62,7 @@ public class X402Service {
     PaymentRepository payments;
 
     @Inject
-    InvoiceService invoiceService;
-
-    @Inject
     InvoiceRepository invoices;
-
-    @Inject
-    dev.agentpay.invoice.service.SettlementService settlement;
 
     @Inject
     ChainTable chains;
@@ -82,6 +72,9 @@ public class X402Service {
 
     @Inject
     MeterRegistry meters;
+
+    @Inject
+    X402Completion completion;
 
     private final Map<Capability, io.micrometer.core.instrument.Counter> challengeCounters =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -101,7 +94,7 @@ public class X402Service {
     }
 
     /** {@code POST /api/x402/invoice}. */
-    public Uni<X402Result> invoice(dev.agentpay.invoice.rest.InvoiceApi.X402InvoiceRequest body, String xPayment,
+    public Uni<X402Result> invoice(dev.agentpay.invoice.invoices.rest.InvoiceApi.X402InvoiceRequest body, String xPayment,
             String paymentSignature, String resourceUrl) {
         ObjectNode request = requests.invoice(body);
         Chain chain = Chain.of(config.invoices().chain()).orElseThrow();
@@ -149,11 +142,11 @@ public class X402Service {
 
     /** Why an invoice cannot be paid now (409 settled, 410 expired or past its deadline), else null. */
     private static ApiException unpayable(Invoice inv, Instant now) {
-        if (inv.status() == dev.agentpay.invoice.domain.InvoiceStatus.SETTLED) {
+        if (inv.status() == dev.agentpay.invoice.invoices.domain.InvoiceStatus.SETTLED) {
             return new ApiException(409, "invoice_already_settled", "invoice " + inv.id() + " is already SETTLED; nothing to"
                     + " pay; you were not charged");
         }
-        if (inv.status() == dev.agentpay.invoice.domain.InvoiceStatus.EXPIRED || inv.dueToExpire(now)) {
+        if (inv.status() == dev.agentpay.invoice.invoices.domain.InvoiceStatus.EXPIRED || inv.dueToExpire(now)) {
             return new ApiException(410, "invoice_expired", "invoice " + inv.id() + " has EXPIRED (expiresAt "
                     + inv.expiresAt() + ") and can no longer be paid; you were not charged");
         }
@@ -167,7 +160,7 @@ public class X402Service {
      * (owned by {@code x402}, so {@code GET /v1/invoices/{id}} with a partner key is 404) watches it.
      */
     public Uni<JsonNode> invoiceStatus(String id) {
-        return byCapability(id).map(X402Service::settleResult);
+        return byCapability(id).map(X402Results::settleResult);
     }
 
     /** The invoice an id names, whoever owns it (the id is the capability); 404 for a malformed or unknown id. */
@@ -297,40 +290,13 @@ public class X402Service {
                                 String tx = s.path("transaction").asText(null);
                                 String payer = s.path("payer").asText(row.payer());
                                 long t2 = System.nanoTime();
-                                return settledAndCompleted(row, tx, payer)
+                                return completion.settledAndCompleted(row, tx, payer)
                                         .invoke(x -> phase("complete", t2))
                                         .flatMap(done -> success(row.capability(), done, tx, payer, payment));
                             });
                 });
     }
 
-    /**
-     * Money moved: records SETTLED and writes the result. Normally one transaction does both (one
-     * commit); if writing the result fails, SETTLED is committed on its own and the reconciler retries
-     * the result. A crash before either commit leaves SETTLING, which the reconciler settles from the
-     * chain's own record of the authorization.
-     */
-    private Uni<Completion> settledAndCompleted(X402Payment row, String tx, String payer) {
-        return pool.withTransaction(c -> payments.markSettledAndLock(c, row.id(), tx, payer, Instant.now())
-                        .flatMap(settled -> {
-                            if (settled == null) {
-                                LOG.errorf("x402 payment %s settled in %s but its row moved on", row.id(), tx);
-                                return completeIn(c, row.id());
-                            }
-                            return completeWith(c, settled);
-                        }))
-                .onFailure().recoverWithUni(t -> {
-                    LOG.warnf("x402 payment %s settled (%s) but its result failed: %s; completing separately",
-                            row.id(), tx, t.getMessage());
-                    return pool.withTransaction(c -> payments.markSettled(c, row.id(), tx, payer, Instant.now()))
-                            .flatMap(ok -> complete(row.id()))
-                            .map(id -> new Completion(id, null))
-                            .onFailure().transform(e -> new ApiException(503, "result_pending", "the payment settled (transaction "
-                                    + tx + ") but its result could not be written yet; it is completed automatically"));
-                })
-                .flatMap(done -> done != null ? Uni.createFrom().item(done)
-                        : completedInvoice(row.id()).map(id -> new Completion(id, null)));
-    }
 
     /** Records why the money did not move (the key is free again), unless the outcome is unknown. */
     private Uni<Void> failed(X402Payment row, Throwable t, boolean settling) {
@@ -363,107 +329,27 @@ public class X402Service {
         return t;
     }
 
-    /**
-     * Writes the result of a SETTLED payment with its COMPLETED state in one transaction; idempotent
-     * (a payment already completed returns its invoice).
-     */
-    public Uni<UUID> complete(UUID paymentId) {
-        return pool.withTransaction(tx -> completeIn(tx, paymentId))
-                .flatMap(done -> done != null ? Uni.createFrom().item(done.invoiceId()) : completedInvoice(paymentId));
-    }
 
-    /**
-     * What completing a payment produced: its invoice id, and the invoice itself when this call created it
-     * (the answer is then built without reading it back).
-     */
-    private record Completion(UUID invoiceId, InvoiceView created) {
-    }
-
-    /** In the caller's transaction: the result of a SETTLED payment and its COMPLETED state; null if not SETTLED. */
-    private Uni<Completion> completeIn(io.vertx.mutiny.sqlclient.SqlClient tx, UUID paymentId) {
-        return payments.lockIn(tx, paymentId, PaymentState.SETTLED)
-                .flatMap(p -> p == null ? Uni.createFrom().<Completion>nullItem() : completeWith(tx, p));
-    }
-
-    /** {@link #completeIn} for a payment already locked in {@code tx} in state SETTLED. */
-    private Uni<Completion> completeWith(io.vertx.mutiny.sqlclient.SqlClient tx, X402Payment p) {
-        Instant now = Instant.now();
-        if (p.capability() == Capability.INVOICE) {
-            return invoiceService.create(tx, config.invoices().owner(), requests.newInvoice(p.request()))
-                    .flatMap(view -> payments.markCompleted(tx, p.id(), view.id(), now).replaceWith(new Completion(view.id(), view)));
-        }
-        UUID invoiceId = UUID.fromString(p.request().get("invoice_id").asText());
-        if (p.capability() == Capability.PAY) {
-            // the money went to the invoice's own address: count it (once) with the payment's completion; an
-            // outcome recovered without its transaction hash is left to the watcher, which sees the transfer
-            Uni<Void> count = p.txHash() == null ? Uni.createFrom().voidItem()
-                    : settlement.paidThroughX402(tx, invoiceId, p.txHash(), p.payer(), p.amount(), now);
-            return count
-                    .call(() -> payments.markCompleted(tx, p.id(), invoiceId, now)).replaceWith(new Completion(invoiceId, null));
-        }
-        return payments.markCompleted(tx, p.id(), invoiceId, now).replaceWith(new Completion(invoiceId, null));
-    }
-
-    private Uni<UUID> completedInvoice(UUID paymentId) {
-        return payments.find(pool, paymentId).map(p -> {
-            if (p == null || p.state() != PaymentState.COMPLETED) {
-                throw new IllegalStateException("x402 payment " + paymentId + " is not completable");
-            }
-            return p.invoiceId();
-        });
-    }
-
-    private Uni<X402Result> success(Capability cap, Completion done, String tx, String payer, DecodedPayment payment) {
+    private Uni<X402Result> success(Capability cap, X402Completion.Completion done, String tx, String payer, DecodedPayment payment) {
         // an invoice this call just created answers from what was written; a paid invoice is read back
         Uni<JsonNode> result = cap == Capability.INVOICE && done.created() != null
-                ? Uni.createFrom().item(invoiceResult(done.created().id(), done.created().status()))
+                ? Uni.createFrom().item(X402Results.invoiceResult(done.created().id(), done.created().status()))
                 : invoices.find(pool, done.invoiceId())
-                        .map(inv -> cap == Capability.INVOICE ? invoiceResult(inv) : settleResult(inv));
+                        .map(inv -> cap == Capability.INVOICE ? X402Results.invoiceResult(inv) : X402Results.settleResult(inv));
         return result.map(r -> {
             ObjectNode body = JSON.createObjectNode();
             body.put("success", true);
             body.put("capability", cap.value());
             body.set("result", r);
             Map<String, String> headers = new LinkedHashMap<>();
-            headers.put("X-PAYMENT-RESPONSE", paymentResponse(tx, payment.network(), payer));
+            headers.put("X-PAYMENT-RESPONSE", X402Results.paymentResponse(tx, payment.network(), payer));
             if (payment.version() == 2) {
-                headers.put("PAYMENT-RESPONSE", paymentResponse(tx, payment.requirement().v2Network(), payer));
+                headers.put("PAYMENT-RESPONSE", X402Results.paymentResponse(tx, payment.requirement().v2Network(), payer));
             }
             return new X402Result(200, body.toString(), headers);
         });
     }
 
-    static JsonNode invoiceResult(Invoice inv) {
-        return invoiceResult(inv.id(), inv.status().name());
-    }
-
-    private static JsonNode invoiceResult(UUID id, String status) {
-        ObjectNode r = JSON.createObjectNode();
-        r.put("id", id.toString());
-        r.put("status", status);
-        return r;
-    }
-
-    /**
-     * The settlement view: the Invoice object without the customer's personal fields (the caller is
-     * whoever pays, not necessarily the invoice's owner). The description stays: it is the partner's text
-     * for whoever pays (what the payment is for), shown on the hosted payment page {@code /checkout/{id}}.
-     */
-    static JsonNode settleResult(Invoice inv) {
-        InvoiceView v = InvoiceView.of(inv);
-        InvoiceView redacted = new InvoiceView(v.id(), v.invoiceNumber(), v.status(), v.amount(), v.currency(), null,
-                null, v.description(), v.paymentDetails(), v.createdAt(), v.settledAt(), v.expiresAt(), v.expiredAt());
-        return dev.agentpay.commons.events.EventCodec.mapper().valueToTree(redacted);
-    }
-
-    static String paymentResponse(String tx, String network, String payer) {
-        ObjectNode n = JSON.createObjectNode();
-        n.put("success", true);
-        n.put("transaction", tx);
-        n.put("network", network);
-        n.put("payer", payer);
-        return Base64.getEncoder().encodeToString(n.toString().getBytes(StandardCharsets.UTF_8));
-    }
 
     private X402Result refused(Capability cap, String resourceUrl, List<PaymentRequirement> reqs, PaymentRefused e) {
         meters.counter("x402.refusals", "reason", e.code()).increment();

@@ -4,7 +4,7 @@ import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.chains.ChainTable;
 import dev.agentpay.settlement.client.EvmClient;
 import dev.agentpay.settlement.config.SettlementConfig;
-import dev.agentpay.settlement.service.SerialLanes;
+import dev.agentpay.settlement.watcher.service.SerialLanes;
 import dev.agentpay.settlement.sweep.client.SweepChainClient;
 import dev.agentpay.settlement.sweep.repository.SweepRepository;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,8 +1,0 @@
-package dev.agentpay.anchor.domain;
-
-import java.math.BigInteger;
-
-/** A signed anchor transaction as stored before it is broadcast (a row of {@code anchor_tx}). */
-public record SignedTx(long nonce, String hash, String raw, int itemCount, BigInteger gasLimit,
-        BigInteger maxFeeWei, BigInteger priorityWei) {
-}

@@ -1,0 +1,81 @@
+package dev.agentpay.localstack;
+
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Starts one of the six services from its built jar with the stack's settings, and waits until it is ready. */
+final class ServiceLauncher {
+
+    private final Path root;
+    private final Path logs;
+    private final Map<String, Integer> servicePorts;
+    private final Map<String, String> env;
+    private final HttpClient http;
+
+    ServiceLauncher(Path root, Path logs, Map<String, Integer> servicePorts, Map<String, String> env, HttpClient http) {
+        this.root = root;
+        this.logs = logs;
+        this.servicePorts = servicePorts;
+        this.env = env;
+        this.http = http;
+    }
+
+    ManagedProcess start(LocalStack.Service svc, PostgresServer pg, KafkaServer kafka, String baseUrl) {
+        Path jar = root.resolve(svc.name()).resolve("target/quarkus-app/quarkus-run.jar");
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar + " is missing: build first (deploy/local/run builds it)");
+        }
+        int port = servicePorts.get(svc.name());
+        Map<String, String> e = new LinkedHashMap<>();
+        e.put("HTTP_PORT", Integer.toString(port));
+        e.put("DB_HOST", "127.0.0.1");
+        e.put("DB_PORT", Integer.toString(pg.port()));
+        e.put("DB_NAME", svc.database());
+        e.put("DB_USER", PostgresServer.USER);
+        e.put("DB_PASSWORD", PostgresServer.PASSWORD);
+        e.put("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
+        e.put("ADMIN_API_KEY", env.get("ADMIN_API_KEY"));
+        e.put("PUBLIC_BASE_URL", baseUrl);
+        e.put("GATEWAY_URL", baseUrl);
+        servicePorts.forEach((name, p) -> e.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URL", "http://127.0.0.1:" + p));
+        // Chain settings are public; the anchor signer key goes to anchor-service only.
+        env.forEach((k, v) -> {
+            if ((k.startsWith("CHAIN_") || k.startsWith("SOLANA_") || k.startsWith("ANCHOR_") || k.startsWith("X402_"))
+                    && !k.endsWith("_SECRET_KEY")) {
+                e.put(k, v);
+            }
+        });
+        if (svc.name().equals("anchor-service")) {
+            e.put("ANCHOR_SIGNER_KEY", ChainSetup.ANCHOR_SIGNER_KEY);
+        }
+        if (svc.name().equals("settlement-watcher")) {
+            // pays the gas of sweeps (deposit addresses -> seller wallet); holds nothing but gas
+            e.put("SWEEPER_PRIVATE_KEY", ChainSetup.SWEEPER_KEY);
+        }
+        e.put("WEBHOOK_ALLOW_PRIVATE_TARGETS", "true");
+        // Local receivers are plain http on loopback (webhook-dispatcher README: the local stack allows both).
+        e.put("WEBHOOK_ALLOW_HTTP", "true");
+        String javaOpts = System.getenv().getOrDefault("SERVICE_JAVA_OPTS",
+                "-XX:+UseSerialGC -Xms32m -Xmx384m -Xss512k -XX:ReservedCodeCacheSize=96m -XX:+ExitOnOutOfMemoryError");
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(List.of(javaOpts.trim().split("\\s+")));
+        cmd.add("-jar");
+        cmd.add(jar.toString());
+        ManagedProcess p = ManagedProcess.start(svc.name(), cmd, e, root.resolve(svc.name()), logs.resolve(svc.name() + ".log"));
+        try {
+            Readiness.awaitHttp(http, "http://127.0.0.1:" + port + "/q/health/ready", Duration.ofSeconds(300), p);
+        } catch (RuntimeException notReady) {
+            p.stop();
+            throw notReady;
+        }
+        return p;
+    }
+}

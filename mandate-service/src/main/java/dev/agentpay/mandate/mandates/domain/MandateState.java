@@ -1,0 +1,62 @@
+package dev.agentpay.mandate.mandates.domain;
+
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** The states of a mandate; the wire name of each is its constant's name in lower case. */
+public enum MandateState {
+    PROPOSED,
+    SIGNED_BY_PROPOSER,
+    SIGNED_BY_BOTH,
+    IN_PROGRESS,
+    COMPLETED,
+    DISPUTED,
+    EXPIRED;
+
+    public String wire() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The {@code mandate.*} event type announcing entry into this state. */
+    public String eventType() {
+        return "mandate." + wire();
+    }
+
+    /**
+     * Every transition the service makes, as {state: the states it may move to}; the creation row
+     * ({@code null} to {@code proposed}) is the only other one. {@code MandateService} refuses to write any
+     * other move, and discovery-service's {@code reference/mandate-state-machine.json} is checked against
+     * this table ({@code StateMachineDocumentTest}).
+     */
+    public static final Map<MandateState, Set<MandateState>> TRANSITIONS = Map.of(
+            PROPOSED, EnumSet.of(SIGNED_BY_PROPOSER, EXPIRED),
+            SIGNED_BY_PROPOSER, EnumSet.of(SIGNED_BY_BOTH, EXPIRED),
+            SIGNED_BY_BOTH, EnumSet.of(IN_PROGRESS, DISPUTED, EXPIRED),
+            IN_PROGRESS, EnumSet.of(COMPLETED, DISPUTED, EXPIRED),
+            COMPLETED, EnumSet.noneOf(MandateState.class),
+            DISPUTED, EnumSet.noneOf(MandateState.class),
+            EXPIRED, EnumSet.noneOf(MandateState.class));
+
+    /** Whether the service may move a mandate from {@code from} ({@code null}: creation) to {@code to}. */
+    public static boolean allowed(MandateState from, MandateState to) {
+        return from == null ? to == PROPOSED : TRANSITIONS.get(from).contains(to);
+    }
+
+    public boolean terminal() {
+        return this == COMPLETED || this == DISPUTED || this == EXPIRED;
+    }
+
+    /** Wire names of every non-terminal state (those the expiry job looks at). */
+    public static List<String> liveWireNames() {
+        return Arrays.stream(values()).filter(s -> !s.terminal()).map(MandateState::wire).toList();
+    }
+
+    public static MandateState fromWire(String wire) {
+        return Arrays.stream(values()).filter(s -> s.wire().equals(wire)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown mandate state " + wire));
+    }
+}

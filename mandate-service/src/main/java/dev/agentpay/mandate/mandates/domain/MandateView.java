@@ -1,0 +1,63 @@
+package dev.agentpay.mandate.mandates.domain;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/**
+ * The Mandate object of {@code GET /v1/mandates/{id}} and of every {@code mandate.*} event. {@code terms}
+ * is embedded as the stored canonical text, so what a client reads is byte for byte what was signed.
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonPropertyOrder({"id", "proposer_agent_id", "counterparty_agent_id", "scope", "terms", "context", "state",
+        "proto_mandate_hash", "proto_version", "proposer_signature", "counterparty_signature", "signed_by_proposer_at",
+        "signed_by_counterparty_at", "completed_at", "expires_at", "dispute_reason", "disputed_at", "drs_receipt_id",
+        "created_at", "updated_at", "proposer_signature_scheme", "counterparty_signature_scheme", "transitions"})
+public record MandateView(
+        String id,
+        String proposerAgentId,
+        String counterpartyAgentId,
+        String scope,
+        @Schema(type = SchemaType.OBJECT, description = "the signed terms, as stored (canonical JSON)") @JsonRawValue String terms,
+        @Schema(type = SchemaType.OBJECT) @JsonRawValue String context,
+        String state,
+        String protoMandateHash,
+        String protoVersion,
+        String proposerSignature,
+        String counterpartySignature,
+        String signedByProposerAt,
+        String signedByCounterpartyAt,
+        String completedAt,
+        String expiresAt,
+        String disputeReason,
+        String disputedAt,
+        String drsReceiptId,
+        String createdAt,
+        String updatedAt,
+        String proposerSignatureScheme,
+        String counterpartySignatureScheme,
+        List<TransitionView> transitions) {
+
+    /** One element of {@code transitions}. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonPropertyOrder({"id", "from_state", "to_state", "anchor_status", "anchor_tx_hash", "anchor_block_number", "anchor_chain_id",
+            "anchor_log_index", "anchor_contract", "metadata", "created_at"})
+    public record TransitionView(
+            String id,
+            String fromState,
+            String toState,
+            /** {@code none} (the creation row, never anchored), {@code pending} (receipt not yet recorded) or {@code anchored}. */
+            String anchorStatus,
+            String anchorTxHash,
+            Long anchorBlockNumber,
+            Long anchorChainId,
+            Integer anchorLogIndex,
+            String anchorContract,
+            @Schema(type = SchemaType.OBJECT) @JsonRawValue String metadata,
+            String createdAt) {
+    }
+}

@@ -1,0 +1,170 @@
+package dev.agentpay.mandate.mandates.repository;
+
+import dev.agentpay.commons.sql.Rows;
+import static dev.agentpay.commons.sql.Times.db;
+import static dev.agentpay.commons.sql.Times.instant;
+
+import dev.agentpay.mandate.mandates.domain.Mandate;
+import dev.agentpay.mandate.mandates.domain.MandateState;
+import dev.agentpay.mandate.mandates.domain.Transition;
+import dev.agentpay.mandate.signing.SignatureScheme;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+/** SQL for mandates and their transitions; every method runs on the caller's connection (and its transaction). */
+@ApplicationScoped
+public class MandateRepository {
+
+    private static final String COLUMNS = "id, partner_id, proposer_agent_id, counterparty_agent_id, scope, terms, context,"
+            + " state, proto_mandate_hash, proto_version, proposer_signature, counterparty_signature,"
+            + " signed_by_proposer_at, signed_by_counterparty_at, completed_at, dispute_reason, disputed_at, expires_at,"
+            + " drs_receipt_id, created_at, updated_at, proposer_scheme, counterparty_scheme, eip712_chain_id, eip712_contract";
+
+    private static final String TRANSITION_COLUMNS = "id, mandate_id, seq, from_state, to_state, metadata, anchor_tx_hash,"
+            + " anchor_block_number, anchor_chain_id, anchored_at, created_at, anchor_log_index, anchor_contract";
+
+    /** The partner's mandate, or {@code null} (also when it belongs to another partner). */
+    public Uni<Mandate> find(SqlClient sql, String id, String partnerId) {
+        return sql.preparedQuery("select " + COLUMNS + " from mandate where id = $1 and partner_id = $2")
+                .execute(Tuple.of(id, partnerId))
+                .map(rs -> rs.size() == 0 ? null : map(rs.iterator().next()));
+    }
+
+    /** Any partner's mandate (the public view), or {@code null}. */
+    public Uni<Mandate> findAny(SqlClient sql, String id) {
+        return sql.preparedQuery("select " + COLUMNS + " from mandate where id = $1")
+                .execute(Tuple.of(id))
+                .map(rs -> rs.size() == 0 ? null : map(rs.iterator().next()));
+    }
+
+    /**
+     * The partner's mandate row-locked until the transaction ends: concurrent state changes of one
+     * mandate run one after the other, and each sees the state the previous one left.
+     */
+    public Uni<Mandate> lock(SqlClient sql, String id, String partnerId) {
+        return sql.preparedQuery("select " + COLUMNS + " from mandate where id = $1 and partner_id = $2 for update")
+                .execute(Tuple.of(id, partnerId))
+                .map(rs -> rs.size() == 0 ? null : map(rs.iterator().next()));
+    }
+
+    /** Locks up to {@code limit} live mandates whose expiry has passed, skipping those another transaction holds. */
+    public Uni<List<Mandate>> lockExpired(SqlClient sql, Instant now, int limit) {
+        return sql.preparedQuery("select " + COLUMNS + " from mandate where state = any($1) and expires_at <= $2"
+                        + " order by expires_at limit $3 for update skip locked")
+                .execute(Tuple.of(MandateState.liveWireNames().toArray(new String[0]), db(now), limit))
+                .map(rs -> Rows.list(rs, r -> map(r)));
+    }
+
+    public Uni<Void> insert(SqlClient sql, Mandate m) {
+        return sql.preparedQuery("insert into mandate (" + COLUMNS + ") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,"
+                        + " $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)")
+                .execute(Tuple.from(Arrays.asList(m.id, m.partnerId, m.proposerAgentId, m.counterpartyAgentId, m.scope,
+                        m.terms, m.context, m.state.wire(), m.protoMandateHash, m.protoVersion, m.proposerSignature,
+                        m.counterpartySignature, db(m.signedByProposerAt), db(m.signedByCounterpartyAt),
+                        db(m.completedAt), m.disputeReason, db(m.disputedAt), db(m.expiresAt), m.drsReceiptId,
+                        db(m.createdAt), db(m.updatedAt), m.proposerScheme.wire(), m.counterpartyScheme.wire(),
+                        m.eip712ChainId, m.eip712Contract)))
+                .replaceWithVoid();
+    }
+
+    /** Writes the fields the state machine changes. */
+    public Uni<Void> updateState(SqlClient sql, Mandate m) {
+        return sql.preparedQuery("update mandate set state = $2, proposer_signature = $3, counterparty_signature = $4,"
+                        + " signed_by_proposer_at = $5, signed_by_counterparty_at = $6, completed_at = $7,"
+                        + " dispute_reason = $8, disputed_at = $9, drs_receipt_id = $10, updated_at = $11 where id = $1")
+                .execute(Tuple.from(Arrays.asList(m.id, m.state.wire(), m.proposerSignature, m.counterpartySignature,
+                        db(m.signedByProposerAt), db(m.signedByCounterpartyAt), db(m.completedAt), m.disputeReason,
+                        db(m.disputedAt), m.drsReceiptId, db(m.updatedAt))))
+                .replaceWithVoid();
+    }
+
+    public Uni<Void> insertTransition(SqlClient sql, Transition t) {
+        return sql.preparedQuery("insert into mandate_transition (" + TRANSITION_COLUMNS
+                        + ") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)")
+                .execute(Tuple.from(Arrays.asList(t.id(), t.mandateId(), t.seq(),
+                        t.fromState() == null ? null : t.fromState().wire(), t.toState().wire(), t.metadata(),
+                        t.anchorTxHash(), t.anchorBlockNumber(), t.anchorChainId(), db(t.anchoredAt()),
+                        db(t.createdAt()), t.anchorLogIndex(), t.anchorContract())))
+                .replaceWithVoid();
+    }
+
+    /** The mandate's transitions, oldest first. */
+    public Uni<List<Transition>> transitions(SqlClient sql, String mandateId) {
+        return sql.preparedQuery("select " + TRANSITION_COLUMNS + " from mandate_transition where mandate_id = $1 order by seq")
+                .execute(Tuple.of(mandateId))
+                .map(rs -> Rows.list(rs, r -> mapTransition(r)));
+    }
+
+    /**
+     * Records the on-chain anchor of one transition. Returns how many rows changed: 0 when the transition
+     * is unknown, belongs to another mandate, or is the creation row (never anchored, per the spec).
+     */
+    public Uni<Integer> anchor(SqlClient sql, UUID transitionId, String mandateId, String txHash, long blockNumber,
+            long chainId, int logIndex, String contract, Instant anchoredAt) {
+        return sql.preparedQuery("update mandate_transition set anchor_tx_hash = $3, anchor_block_number = $4,"
+                        + " anchor_chain_id = $5, anchored_at = $6, anchor_log_index = $7, anchor_contract = $8"
+                        + " where id = $1 and mandate_id = $2 and from_state is not null")
+                .execute(Tuple.from(Arrays.asList(transitionId, mandateId, txHash, blockNumber, chainId, db(anchoredAt),
+                        logIndex, contract)))
+                .map(rs -> rs.rowCount());
+    }
+
+    /**
+     * A page of the partner's mandates, newest first ({@code created_at}, then {@code id}, descending), optionally of
+     * one state, strictly after the keyset position {@code (beforeCreatedAt, beforeId)} when given.
+     */
+    public Uni<List<Mandate>> page(SqlClient sql, String partnerId, MandateState state, Instant beforeCreatedAt, String beforeId,
+            int limit) {
+        return sql.preparedQuery("select " + COLUMNS + " from mandate where partner_id = $1 and ($2::text is null or state = $2)"
+                        + " and ($3::timestamptz is null or (created_at, id) < ($3, $4)) order by created_at desc, id desc limit $5")
+                .execute(Tuple.of(partnerId, state == null ? null : state.wire(), beforeCreatedAt == null ? null : db(beforeCreatedAt),
+                        beforeId, limit))
+                .map(rs -> Rows.list(rs, MandateRepository::map));
+    }
+
+    private static Mandate map(Row r) {
+        Mandate m = new Mandate();
+        m.id = r.getString("id");
+        m.partnerId = r.getString("partner_id");
+        m.proposerAgentId = r.getString("proposer_agent_id");
+        m.counterpartyAgentId = r.getString("counterparty_agent_id");
+        m.scope = r.getString("scope");
+        m.terms = r.getString("terms");
+        m.context = r.getString("context");
+        m.state = MandateState.fromWire(r.getString("state"));
+        m.protoMandateHash = r.getString("proto_mandate_hash");
+        m.protoVersion = r.getString("proto_version");
+        m.proposerSignature = r.getString("proposer_signature");
+        m.counterpartySignature = r.getString("counterparty_signature");
+        m.signedByProposerAt = instant(r, "signed_by_proposer_at");
+        m.signedByCounterpartyAt = instant(r, "signed_by_counterparty_at");
+        m.completedAt = instant(r, "completed_at");
+        m.disputeReason = r.getString("dispute_reason");
+        m.disputedAt = instant(r, "disputed_at");
+        m.expiresAt = instant(r, "expires_at");
+        m.drsReceiptId = r.getString("drs_receipt_id");
+        m.createdAt = instant(r, "created_at");
+        m.updatedAt = instant(r, "updated_at");
+        m.proposerScheme = SignatureScheme.fromWire(r.getString("proposer_scheme"));
+        m.counterpartyScheme = SignatureScheme.fromWire(r.getString("counterparty_scheme"));
+        m.eip712ChainId = r.getLong("eip712_chain_id");
+        m.eip712Contract = r.getString("eip712_contract");
+        return m;
+    }
+
+    private static Transition mapTransition(Row r) {
+        String from = r.getString("from_state");
+        return new Transition(r.getUUID("id"), r.getString("mandate_id"), r.getInteger("seq"),
+                from == null ? null : MandateState.fromWire(from), MandateState.fromWire(r.getString("to_state")),
+                r.getString("metadata"), r.getString("anchor_tx_hash"), r.getLong("anchor_block_number"),
+                r.getLong("anchor_chain_id"), instant(r, "anchored_at"), instant(r, "created_at"),
+                r.getInteger("anchor_log_index"), r.getString("anchor_contract"));
+    }
+}

@@ -1,0 +1,132 @@
+package dev.agentpay.mandate.mandates.rest;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentpay.commons.auth.ApiKeys;
+import dev.agentpay.mandate.mandates.domain.MandateView;
+import dev.agentpay.mandate.partner.domain.PartnerRules;
+import dev.agentpay.mandate.config.ApiJson;
+import dev.agentpay.mandate.mandates.service.MandateService;
+import dev.agentpay.mandate.signing.CanonicalJson;
+import dev.agentpay.mandate.signing.SignatureScheme;
+import java.util.Map;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/**
+ * The typed contract of the mandate API's bodies: the request records are bound by the framework's JSON
+ * reader (with this service's reading rules, {@code ApiJson}) and checked by Bean Validation before a
+ * resource method runs; the same annotations give the OpenAPI document its required fields, lengths and
+ * patterns. {@code terms} is kept as the JSON tree that was sent, numbers exact, for the canonical signing.
+ */
+public final class MandateApi {
+
+    /** An EIP-712 signature: 0x + 130 hex digits. */
+    static final int SIGNATURE_MAX = 132;
+    static final int AGENT_ID_MAX = 256;
+    static final int TRIGGERED_BY_MAX = 256;
+
+    private MandateApi() {
+    }
+
+    @Schema(name = "CreateMandateRequest", additionalProperties = Schema.False.class)
+    public record CreateMandateRequest(
+            @NotNull @NotBlank @Size(max = AGENT_ID_MAX) @PartyName
+            @Schema(description = "party name (NFC, no control/bidi/zero-width characters) or a wallet "
+                    + "eip155:<chain id>:<address>", examples = "agent:buyer-1") String proposer,
+            @NotNull @NotBlank @Size(max = AGENT_ID_MAX) @PartyName @Schema(examples = "agent:seller-1") String counterparty,
+            @NotNull @NotBlank @Size(max = 10_000) @Schema(examples = "translate 10 documents") String scope,
+            @JsonObject(required = true, signed = true)
+            @Schema(required = true, implementation = Map.class, description = "signed as sent; numbers must survive "
+                    + "JavaScript's double encoding (send others as strings)") JsonNode terms,
+            @NotNull @JsTimestamp @Schema(format = "date-time", examples = "2030-01-31T12:00:00.000Z") String expiry,
+            @JsonObject(maxDepth = CanonicalJson.MAX_DEPTH)
+            @Schema(implementation = Map.class, description = "unsigned context, at most 32 levels deep") JsonNode context,
+            @JsonProperty("signature_scheme")
+            @Pattern(regexp = "^(\\s*|hmac|hmac-role)$", message = "must be \"hmac\" or \"hmac-role\" (a wallet party, written "
+                    + "eip155:<chain id>:<address>, always signs with eip712)")
+            @Schema(enumeration = {"hmac", "hmac-role"}, defaultValue = "hmac") String signatureScheme) {
+
+        /** The unsigned context as compact JSON, or {@code null}. */
+        String contextJson() {
+            return context == null || context.isNull() ? null : ApiJson.write(context);
+        }
+
+        /** The scheme of non-wallet parties: {@code hmac} (v0.1, the default) or {@code hmac-role}. */
+        SignatureScheme hmacScheme() {
+            SignatureScheme s = SignatureScheme.fromWire(signatureScheme);
+            return s == null ? SignatureScheme.HMAC : s;
+        }
+    }
+
+    @Schema(name = "SignMandateRequest", additionalProperties = Schema.False.class)
+    public record SignRequest(
+            @Schema(required = true, implementation = String.class, enumeration = {"proposer", "counterparty"},
+                    description = "anything else is 400 `invalid_signer`") JsonNode signer,
+            @Size(max = SIGNATURE_MAX) @Schema(required = true, description = "hex HMAC-SHA256 of the canonical mandate, or "
+                    + "an EIP-712 signature; absent or empty is 400 `missing_signature`") String signature,
+            @Pattern(regexp = "^(\\s*|hmac|hmac-role|eip712)$", message = "must be \"hmac\", \"hmac-role\" or \"eip712\"")
+            @Schema(enumeration = {"hmac", "hmac-role", "eip712"}) String scheme) {
+
+        /** The signer's role as sent, or {@code null} when it is not one of the two (spec: {@code invalid_signer}). */
+        String role() {
+            String s = signer != null && signer.isTextual() ? signer.textValue() : null;
+            return MandateService.SIGNER_PROPOSER.equals(s) || MandateService.SIGNER_COUNTERPARTY.equals(s) ? s : null;
+        }
+    }
+
+    @Schema(name = "MandateTransitionRequest", additionalProperties = Schema.False.class,
+            description = "optional body of start and complete")
+    public record TransitionRequest(
+            @JsonProperty("triggered_by") @Size(max = TRIGGERED_BY_MAX) @Schema(description = "who acted; blank or "
+                    + "absent: system") String triggeredBy) {
+
+        static final TransitionRequest EMPTY = new TransitionRequest(null);
+    }
+
+    @Schema(name = "DisputeMandateRequest", additionalProperties = Schema.False.class)
+    public record DisputeRequest(
+            @NotNull @NotBlank @Size(max = 4_000) String reason,
+            @JsonProperty("triggered_by") @Size(max = TRIGGERED_BY_MAX) @Schema(description = "who acted; blank or "
+                    + "absent: system") String triggeredBy) {
+    }
+
+    @Schema(name = "MandateCreated")
+    public record Created(
+            @JsonProperty("mandate_id") @Schema(required = true) String mandateId,
+            @Schema(required = true, examples = "proposed") String status,
+            @JsonProperty("proposer_signature_required") @Schema(required = true) boolean proposerSignatureRequired) {
+    }
+
+    @Schema(name = "MandateSigned")
+    public record Signed(
+            @JsonProperty("mandate_id") @Schema(required = true) String mandateId,
+            @Schema(required = true) String status,
+            @JsonProperty("drs_receipt_id") @Schema(description = "set once both parties signed") String drsReceiptId) {
+    }
+
+    @Schema(name = "MandateStateChanged")
+    public record StateChanged(
+            @JsonProperty("mandate_id") @Schema(required = true) String mandateId,
+            @Schema(required = true) String status,
+            @Schema(required = true) MandateView mandate) {
+    }
+
+    @Schema(name = "CreatePartnerRequest", additionalProperties = Schema.False.class)
+    public record CreatePartnerRequest(@NotNull @NotBlank @Size(max = PartnerRules.NAME_MAX) String name) {
+    }
+
+    @Schema(name = "ImportPartnerRequest", additionalProperties = Schema.False.class)
+    public record ImportPartnerRequest(
+            @NotNull @NotBlank @Size(max = PartnerRules.NAME_MAX) String name,
+            @JsonProperty("api_key") @NotNull @Pattern(regexp = ApiKeys.PATTERN, message = "must be sk_ followed by 64 "
+                    + "lowercase hex characters") String apiKey,
+            @JsonProperty("signing_secret") @NotNull @Pattern(regexp = PartnerRules.SECRET_PATTERN,
+                    message = PartnerRules.SECRET_RULE) String signingSecret,
+            @Pattern(regexp = "^(\\s*|active|revoked)$", message = "must be \"active\" or \"revoked\"")
+            @Schema(enumeration = {"active", "revoked"}, defaultValue = "active") String status) {
+    }
+}

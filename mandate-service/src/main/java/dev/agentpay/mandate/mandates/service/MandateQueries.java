@@ -1,0 +1,142 @@
+package dev.agentpay.mandate.mandates.service;
+
+import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.mandate.config.ApiJson;
+import dev.agentpay.mandate.mandates.domain.Mandate;
+import dev.agentpay.mandate.mandates.domain.MandatePage;
+import dev.agentpay.mandate.mandates.domain.MandateProof;
+import dev.agentpay.mandate.mandates.domain.MandateState;
+import dev.agentpay.mandate.mandates.domain.MandateView;
+import dev.agentpay.mandate.mandates.domain.PublicMandateView;
+import dev.agentpay.mandate.mandates.domain.Transition;
+import dev.agentpay.mandate.mandates.repository.MandateRepository;
+import dev.agentpay.mandate.signing.Eip712Mandate;
+import dev.agentpay.mandate.signing.SignatureScheme;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+/** Reads of mandates: a partner's own view, the public view and the public proof. */
+@ApplicationScoped
+public class MandateQueries {
+
+    @Inject
+    MandateRepository mandates;
+
+    @Inject
+    Pool pool;
+
+    public Uni<MandateView> get(String partnerId, String mandateId) {
+        return pool.withConnection(conn -> mandates.find(conn, mandateId, partnerId).flatMap(m -> {
+            if (m == null) {
+                throw notFound();
+            }
+            return mandates.transitions(conn, m.id).map(ts -> MandateViews.view(m, ts));
+        }));
+    }
+
+    /**
+     * A page of the partner's mandates, newest first, optionally of one state ({@code GET /v1/mandates}); the cursor is
+     * the keyset position of the last item (its creation time and id), opaque to clients.
+     */
+    public Uni<MandatePage> list(String partnerId, int limit, String cursor, MandateState state) {
+        Instant beforeAt = null;
+        String beforeId = null;
+        if (cursor != null && !cursor.isBlank()) {
+            try {
+                String[] p = new String(Base64.getUrlDecoder().decode(cursor.trim()), StandardCharsets.UTF_8).split(" ", 2);
+                beforeAt = Instant.parse(p[0]);
+                beforeId = p[1];
+            } catch (RuntimeException e) {
+                throw ApiException.badRequest("validation_error", "cursor: is not a cursor returned by this API");
+            }
+        }
+        return mandates.page(pool, partnerId, state, beforeAt, beforeId, limit + 1).map(rows -> {
+            boolean more = rows.size() > limit;
+            List<Mandate> page = more ? rows.subList(0, limit) : rows;
+            String next = null;
+            if (more) {
+                Mandate last = page.get(page.size() - 1);
+                next = Base64.getUrlEncoder().withoutPadding().encodeToString((last.createdAt + " " + last.id).getBytes(StandardCharsets.UTF_8));
+            }
+            return new MandatePage(page.stream().map(m -> MandateViews.view(m, null)).toList(), next);
+        });
+    }
+
+    public Uni<PublicMandateView> publicView(String mandateId) {
+        return pool.withConnection(conn -> mandates.findAny(conn, mandateId).flatMap(m -> {
+            if (m == null) {
+                throw notFound();
+            }
+            return mandates.transitions(conn, m.id).map(ts -> {
+                String anchor = null;
+                for (Transition t : ts) {
+                    if (t.anchorTxHash() != null) {
+                        anchor = t.anchorTxHash();
+                    }
+                }
+                String status = ts.isEmpty() ? Transition.ANCHOR_NONE : ts.get(ts.size() - 1).anchorStatus();
+                return new PublicMandateView(m.id, m.state.wire(), m.protoMandateHash, anchor, status,
+                        ApiJson.time(m.createdAt),
+                        List.of(new PublicMandateView.Party(MandateService.SIGNER_PROPOSER, m.proposerAgentId,
+                                        ApiJson.time(m.signedByProposerAt), m.proposerScheme.wire()),
+                                new PublicMandateView.Party(MandateService.SIGNER_COUNTERPARTY, m.counterpartyAgentId,
+                                        ApiJson.time(m.signedByCounterpartyAt), m.counterpartyScheme.wire())));
+            });
+        }));
+    }
+
+    /**
+     * The proof anyone holding the id may read: the signed content, each signature with its scheme (and for
+     * wallets the address it recovers), and every anchored transition. Transitions whose receipt has not
+     * arrived yet are left out; {@code state} says how far the mandate went.
+     */
+    public Uni<MandateProof> proof(String mandateId) {
+        return pool.withConnection(conn -> mandates.findAny(conn, mandateId).flatMap(m -> {
+            if (m == null) {
+                throw notFound();
+            }
+            return mandates.transitions(conn, m.id).map(ts -> {
+                List<MandateProof.Signature> sigs = new ArrayList<>();
+                sigs.add(proofSignature(m, true));
+                sigs.add(proofSignature(m, false));
+                List<MandateProof.Anchor> anchors = ts.stream().filter(t -> t.anchorTxHash() != null)
+                        .map(t -> new MandateProof.Anchor(t.toState().wire(), t.anchorChainId(), t.anchorContract(),
+                                t.anchorTxHash(), t.anchorBlockNumber(), t.anchorLogIndex()))
+                        .toList();
+                List<MandateProof.PendingAnchor> pending = ts.stream()
+                        .filter(t -> Transition.ANCHOR_PENDING.equals(t.anchorStatus()))
+                        .map(t -> new MandateProof.PendingAnchor(t.toState().wire(), t.id().toString(), t.anchorStatus()))
+                        .toList();
+                return new MandateProof(MandateProof.FORMAT, m.id, m.state.wire(), m.protoVersion,
+                        m.hasWalletParty() ? "eip712" : "sha256-canonical", m.protoMandateHash,
+                        m.hasWalletParty() ? Eip712Mandate.typedData(MandateSignatures.domain(m), MandateSignatures.eip712Message(m)) : null,
+                        new String(MandateSignatures.signingBytes(m), java.nio.charset.StandardCharsets.UTF_8), m.terms, sigs, anchors,
+                        Transition.overallAnchorStatus(ts), pending);
+            });
+        }));
+    }
+
+    private static MandateProof.Signature proofSignature(Mandate m, boolean proposer) {
+        SignatureScheme scheme = m.scheme(proposer);
+        String sig = proposer ? m.proposerSignature : m.counterpartySignature;
+        String recovered = null;
+        if (scheme == SignatureScheme.EIP712 && sig != null) {
+            recovered = Eip712Mandate.recover(Eip712Mandate.digest(MandateSignatures.domain(m), MandateSignatures.eip712Message(m)), sig);
+        }
+        return new MandateProof.Signature(proposer ? MandateService.SIGNER_PROPOSER : MandateService.SIGNER_COUNTERPARTY,
+                proposer ? m.proposerAgentId : m.counterpartyAgentId, scheme.wire(), sig, recovered,
+                ApiJson.time(proposer ? m.signedByProposerAt : m.signedByCounterpartyAt), scheme.publiclyVerifiable(),
+                scheme.roleBound());
+    }
+
+    private static ApiException notFound() {
+        return ApiException.notFound("mandate_not_found", "no such mandate");
+    }
+}

@@ -1,0 +1,83 @@
+package dev.agentpay.mandate.receipt.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.events.EventCodec;
+import dev.agentpay.commons.events.EventHeader;
+import dev.agentpay.commons.events.MandateEvent;
+import dev.agentpay.commons.outbox.Outbox;
+import dev.agentpay.mandate.config.ApiJson;
+import dev.agentpay.mandate.mandates.domain.Mandate;
+import dev.agentpay.mandate.mandates.domain.MandateState;
+import dev.agentpay.mandate.mandates.domain.Transition;
+import dev.agentpay.mandate.mandates.repository.MandateRepository;
+import dev.agentpay.mandate.mandates.service.MandateViews;
+import dev.agentpay.mandate.receipt.domain.ReceiptView;
+import dev.agentpay.mandate.receipt.repository.ReceiptRepository;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.UUID;
+
+/** Receipts of mandates signed by both parties, and anchor-service's receipts of anchored transitions. */
+@ApplicationScoped
+public class ReceiptService {
+
+    @Inject
+    MandateRepository mandates;
+
+    @Inject
+    ReceiptRepository receipts;
+
+    @Inject
+    Outbox outbox;
+
+    @Inject
+    Pool pool;
+
+    public Uni<ReceiptView> receipt(String partnerId, String receiptId) {
+        return pool.withConnection(conn -> receipts.find(conn, receiptId, partnerId).flatMap(r -> {
+            if (r == null) {
+                throw ApiException.notFound("receipt_not_found", "no such receipt");
+            }
+            return mandates.transitions(conn, r.mandateId()).map(ts -> {
+                String anchor = null;
+                for (Transition t : ts) {
+                    if (t.toState() == MandateState.SIGNED_BY_BOTH) {
+                        anchor = t.anchorTxHash();
+                    }
+                }
+                return new ReceiptView(r.id(), r.mandateId(), r.mandateHash(), r.proposerSignature(),
+                        r.counterpartySignature(), ApiJson.time(r.signedByProposerAt()),
+                        ApiJson.time(r.signedByCounterpartyAt()), ApiJson.time(r.issuedAt()), anchor);
+            });
+        }));
+    }
+
+    /**
+     * Records anchor-service's receipt on the transition it anchors and, when that changed a row, writes
+     * {@code mandate.anchored} to the outbox in the same transaction: the webhook that tells a client the
+     * {@code anchor_tx_hash} it saw as null (anchor_status {@code pending}) is now set. The event carries the
+     * full Mandate row as it now reads, {@code transitionId} and {@code toState} of the anchored transition,
+     * and no {@code fromState} (not a state change; anchor-service never anchors it).
+     *
+     * @return the rows changed: 0 for an unknown transition, another mandate's, or the creation row
+     */
+    public Uni<Integer> applyAnchor(SqlClient tx, UUID transitionId, String mandateId, String txHash, long blockNumber,
+            long chainId, int logIndex, String contract, Instant now) {
+        return mandates.anchor(tx, transitionId, mandateId, txHash, blockNumber, chainId, logIndex, contract, now)
+                .flatMap(n -> n == 0 ? Uni.createFrom().item(n)
+                        : mandates.findAny(tx, mandateId).flatMap(m -> mandates.transitions(tx, mandateId).flatMap(ts -> {
+                            Transition anchored = ts.stream().filter(t -> t.id().equals(transitionId)).findFirst()
+                                    .orElseThrow();
+                            JsonNode row = EventCodec.mapper().valueToTree(MandateViews.view(m, ts));
+                            MandateEvent event = new MandateEvent(EventHeader.of(MandateEvent.ANCHORED, m.id,
+                                    m.partnerId, now, MandateEvent.SCHEMA_VERSION), transitionId.toString(), null,
+                                    anchored.toState().wire(), m.protoMandateHash, row);
+                            return outbox.append(tx, event).replaceWith(n);
+                        })));
+    }
+}

@@ -1,5 +1,0 @@
-package dev.agentpay.settlement.domain;
-
-/** A block by number and hash. */
-public record BlockRef(long number, String hash) {
-}
