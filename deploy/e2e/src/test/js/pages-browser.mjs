@@ -36,7 +36,8 @@ const dialogs = [];
 const MOBILE = { viewport: { width: 360, height: 780 }, deviceScaleFactor: 1 };
 
 async function newPage(options = {}) {
-  const ctx = await browser.newContext({ ...MOBILE, ...options });
+  // the browser's own rate-limit bucket (the gateway trusts loopback's X-Forwarded-For, as SecurityIT uses it)
+  const ctx = await browser.newContext({ ...MOBILE, extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.32' }, ...options });
   // a hostile page would open a dialog; none may ever open
   ctx.on('page', (p) => p.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss().catch(() => {}); }));
   const page = await ctx.newPage();
