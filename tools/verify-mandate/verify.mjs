@@ -56,6 +56,17 @@ async function loadProof(o) {
   return doc && doc.success === true && doc.data ? doc.data : doc;
 }
 
+/**
+ * A mandate of the parties form (2 to 16 parties with roles): the signed content lists every party, in signing
+ * order, as {id, role}; the proof's signatures must name the same parties with the same roles in the same order.
+ */
+function partiesCheck(check, signed, signatures, where) {
+  const named = signed.map((p) => `${p?.role}=${p?.id}`);
+  const signing = (signatures ?? []).map((s) => `${s.role}=${s.party}`);
+  const same = named.length > 0 && JSON.stringify(named) === JSON.stringify(signing);
+  check('parties', same, `${where} name ${named.length} parties ${named.join(', ')}${same ? '' : `; the signatures name ${signing.join(', ')}`}`);
+}
+
 async function verify(proof, rpcUrl, requirePublic) {
   const checks = [];
   const check = (name, ok, detail) => checks.push({ name, ok: ok === true ? true : ok === null ? null : false, detail });
@@ -77,7 +88,8 @@ async function verify(proof, rpcUrl, requirePublic) {
     if (digest) check('mandate_hash', digest === proof.mandate_hash, `EIP-712 digest ${digest}, proof says ${proof.mandate_hash}`);
     const termsHash = keccak256(toHex(terms));
     check('terms_hash', termsHash === td?.message?.termsHash, `keccak256(terms) ${termsHash}, typed data says ${td?.message?.termsHash}`);
-    check('parties', td?.message?.proposer === parties.proposer && td?.message?.counterparty === parties.counterparty,
+    if (Array.isArray(td?.message?.parties)) partiesCheck(check, td.message.parties, proof.signatures, 'typed data');
+    else check('parties', td?.message?.proposer === parties.proposer && td?.message?.counterparty === parties.counterparty,
       `typed data names ${td?.message?.proposer} / ${td?.message?.counterparty}, signatures name ${parties.proposer} / ${parties.counterparty}`);
     check('mandate_id', td?.message?.id === proof.mandate_id, `typed data id ${td?.message?.id}, proof id ${proof.mandate_id}`);
   } else if (proof.hash_scheme === 'sha256-canonical') {
@@ -86,7 +98,8 @@ async function verify(proof, rpcUrl, requirePublic) {
     let c = {};
     try { c = JSON.parse(proof.canonical); } catch { /* reported below */ }
     check('terms', JSON.stringify(c.terms) === JSON.stringify(parseTerms(terms)), 'the canonical bytes carry the proof\'s terms');
-    check('parties', c.proposer_agent_id === parties.proposer && c.counterparty_agent_id === parties.counterparty,
+    if (Array.isArray(c.parties)) partiesCheck(check, c.parties, proof.signatures, 'canonical bytes');
+    else check('parties', c.proposer_agent_id === parties.proposer && c.counterparty_agent_id === parties.counterparty,
       `canonical bytes name ${c.proposer_agent_id} / ${c.counterparty_agent_id}, signatures name ${parties.proposer} / ${parties.counterparty}`);
     check('mandate_id', c.id === proof.mandate_id, `canonical id ${c.id}, proof id ${proof.mandate_id}`);
   } else {

@@ -47,33 +47,18 @@ app.kubernetes.io/component: {{ .name }}
 {{- end -}}
 
 {{/* Services that must never run more than one pod: single anchor signer (nonce) and single chain watcher (checkpoints). */}}
-{{- define "agentpay.requiredSingletons" -}}
-anchor-service settlement-watcher
-{{- end -}}
-
 {{/* One service's effective settings: the service block merged over .Values.defaults, validated. Returns YAML. */}}
 {{- define "agentpay.serviceConfig" -}}
 {{- $root := .root -}}
 {{- $name := .name -}}
 {{- $svc := deepCopy .svc -}}
 {{- $cfg := mergeOverwrite (deepCopy $root.Values.defaults) $svc -}}
-{{- $singleton := default false $svc.singleton -}}
-{{- if and (has $name (splitList " " (include "agentpay.requiredSingletons" $root))) (not $singleton) -}}
-{{- fail (printf "%s must be a singleton (one anchor signer / one chain watcher): keep services.%s.singleton=true" $name $name) -}}
+{{- if hasKey $svc "singleton" -}}
+{{- fail (printf "services.%s.singleton is gone: every service runs several instances (anchor-service and settlement-watcher fence their work with database leases); remove it" $name) -}}
 {{- end -}}
-{{- if $singleton -}}
-{{- if and (hasKey $svc "replicas") (gt (int $svc.replicas) 1) -}}
-{{- fail (printf "services.%s is a singleton: replicas must be 1, got %v" $name $svc.replicas) -}}
+{{- if and (not $cfg.autoscaling.enabled) (lt (int $cfg.replicas) 2) -}}
+{{- fail (printf "services.%s.replicas must be at least 2 (no single point of failure), got %v" $name $cfg.replicas) -}}
 {{- end -}}
-{{- if and (hasKey $svc "autoscaling") $svc.autoscaling.enabled -}}
-{{- fail (printf "services.%s is a singleton: autoscaling cannot be enabled" $name) -}}
-{{- end -}}
-{{- $_ := set $cfg "replicas" 1 -}}
-{{- $_ := set $cfg "autoscaling" (dict "enabled" false) -}}
-{{- $_ := set $cfg "pdb" (dict "enabled" false) -}}
-{{- $_ := set $cfg "topologySpread" false -}}
-{{- end -}}
-{{- $_ := set $cfg "singleton" $singleton -}}
 {{- if not $cfg.database -}}
 {{- fail (printf "services.%s.database is required" $name) -}}
 {{- end -}}

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 @WithTestResource(UpstreamStubResource.class)
 class DocumentsTest {
 
-    static final List<String> SECTIONS = List.of("create_invoice", "query_mandate", "dispute_flow", "pricing", "trust_signals");
+    static final List<String> SECTIONS = List.of("create_invoice", "query_mandate", "mandate_budget", "dispute_flow", "pricing", "trust_signals");
 
     @Test
     void manifestListsEverySectionReferenceAndTheMcpEndpoint() {
@@ -85,7 +85,7 @@ class DocumentsTest {
         assertThat(ci.getString("mcp_tools[1].price.atomic")).isEqualTo("5000");
         JsonPath df = given().get("/disco/sections/dispute_flow.json").then().extract().jsonPath();
         assertThat(df.getInt("mcp_tools[0].inputSchema.properties.reason.minLength")).isEqualTo(10);
-        assertThat(df.<String>getList("mcp_tools[0].inputSchema.required")).containsExactlyInAnyOrder("mandate_id", "reason", "api_key");
+        assertThat(df.<String>getList("mcp_tools[0].inputSchema.required")).containsExactlyInAnyOrder("mandate_id", "reason");
     }
 
     @Test
@@ -100,7 +100,7 @@ class DocumentsTest {
         assertThat(invoice).containsEntry("price_usdc", "0.01").containsEntry("price_atomic", "10000").containsEntry("decimals", 6);
         assertThat(settle).containsEntry("price_usdc", "0.005").containsEntry("price_atomic", "5000");
         assertThat(query).containsEntry("price_usdc", "0");
-        assertThat(p.<String>getList("tools.name")).hasSize(8);
+        assertThat(p.<String>getList("tools.name")).hasSize(9);
         Map<String, Object> pay = p.getMap("tools.find { it.name == 'service_pay_invoice' }");
         assertThat(pay).containsEntry("price_usdc", "invoice amount").containsEntry("endpoint", "POST /v1/invoices/{id}/pay");
     }

@@ -17,6 +17,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -52,7 +53,7 @@ class McpTest {
     void toolsListWorksWithoutInitializeOrSession() throws Exception {
         Response r = rpc("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\",\"params\":{}}");
         r.then().statusCode(200).contentType("application/json").header("Mcp-Session-Id", nullValue())
-                .body("id", equalTo(7)).body("result.tools.size()", equalTo(8));
+                .body("id", equalTo(7)).body("result.tools.size()", equalTo(9));
         JsonNode tools = M.readTree(r.asString()).path("result").path("tools");
         for (JsonNode t : tools) {
             assertThat(t.path("name").asText()).startsWith("service_");
@@ -204,6 +205,82 @@ class McpTest {
         assertThat(again.get("isError").asBoolean()).isTrue();
         assertThat(again.at("/content/1/text").asText()).contains("cannot be disputed");
         assertThat(again.at("/structuredContent/error/code").asText()).isEqualTo("invalid_transition");
+    }
+
+    @Test
+    void chargeMandateSendsTheChargeWithKeyAndIdempotencyKeyAndQueryShowsTheBudgetOnlyWithAKey() throws Exception {
+        UpstreamStub stub = UpstreamStubResource.stub();
+        String id = stub.mandate("signed_by_both");
+        JsonNode noKey = call("service_charge_mandate", Map.of("mandate_id", id, "amount", "0.10", "chain", "base"));
+        assertThat(noKey.get("isError").asBoolean()).isTrue();
+        assertThat(noKey.at("/content/1/text").asText()).contains("api_key: is required");
+        JsonNode badAmount = call("service_charge_mandate", Map.of("mandate_id", id, "amount", "0.1234567", "chain", "base",
+                "api_key", UpstreamStub.API_KEY));
+        assertThat(badAmount.get("isError").asBoolean()).isTrue();
+        assertThat(stub.seen("POST", "/v1/mandates/" + id + "/charges")).isEmpty();
+
+        JsonNode ok = call("service_charge_mandate", Map.of("mandate_id", id, "amount", "0.10", "chain", "base",
+                "idempotency_key", "order-1", "api_key", UpstreamStub.API_KEY));
+        assertThat(ok.get("isError").asBoolean()).as(ok.toString()).isFalse();
+        assertThat(ok.at("/structuredContent/invoice_id").asText()).isNotBlank();
+        UpstreamStub.Seen sent = stub.seen("POST", "/v1/mandates/" + id + "/charges").get(0);
+        assertThat(sent.headers().get("X-api-key")).containsExactly(UpstreamStub.API_KEY);
+        assertThat(sent.headers().get("Idempotency-key")).containsExactly("order-1");
+        JsonNode body = M.readTree(sent.body());
+        assertThat(body.get("amount").asText()).isEqualTo("0.10");
+        assertThat(body.has("api_key")).isFalse();
+
+        String proposed = stub.mandate("proposed");
+        JsonNode refused = call("service_charge_mandate", Map.of("mandate_id", proposed, "amount", "0.10", "chain", "base",
+                "api_key", UpstreamStub.API_KEY));
+        assertThat(refused.at("/structuredContent/error/code").asText()).isEqualTo("mandate_not_active");
+
+        JsonNode publicOnly = call("service_query_mandate", Map.of("mandate_id", id));
+        assertThat(publicOnly.at("/structuredContent/budget").isMissingNode()).isTrue();
+        JsonNode withKey = call("service_query_mandate", Map.of("mandate_id", id, "api_key", UpstreamStub.API_KEY));
+        assertThat(withKey.get("isError").asBoolean()).as(withKey.toString()).isFalse();
+        assertThat(withKey.at("/structuredContent/budget/remaining").asText()).isEqualTo("1");
+    }
+
+    @Test
+    void disputeTakesAnAccessTokenAsArgumentOrAsTheRequestsBearerHeader() throws Exception {
+        UpstreamStub stub = UpstreamStubResource.stub();
+        String first = stub.mandate("signed_by_both");
+        JsonNode ok = call("service_dispute_open", Map.of("mandate_id", first, "reason", "work was never delivered",
+                "access_token", UpstreamStub.BEARER));
+        assertThat(ok.get("isError").asBoolean()).as(ok.toString()).isFalse();
+        List<UpstreamStub.Seen> seen = stub.seen("POST", "/v1/mandates/" + first + "/dispute");
+        assertThat(seen.get(seen.size() - 1).headers().get("Authorization")).containsExactly("Bearer " + UpstreamStub.BEARER);
+        assertThat(seen.get(seen.size() - 1).headers()).doesNotContainKey("X-api-key");
+
+        // the MCP request's own Authorization header, no credential argument
+        String second = stub.mandate("signed_by_both");
+        ObjectNode req = M.createObjectNode().put("jsonrpc", "2.0").put("id", "b-1").put("method", "tools/call");
+        req.putObject("params").put("name", "service_dispute_open").set("arguments",
+                M.valueToTree(Map.of("mandate_id", second, "reason", "work was never delivered")));
+        JsonNode viaHeader = M.readTree(given().contentType("application/json").accept("application/json, text/event-stream")
+                .header("Authorization", "Bearer " + UpstreamStub.BEARER).body(req.toString()).post("/disco/mcp")
+                .then().statusCode(200).extract().asString()).get("result");
+        assertThat(viaHeader.get("isError").asBoolean()).as(viaHeader.toString()).isFalse();
+        assertThat(viaHeader.at("/structuredContent/status").asText()).isEqualTo("disputed");
+
+        String third = stub.mandate("signed_by_both");
+        JsonNode narrow = call("service_dispute_open", Map.of("mandate_id", third, "reason", "work was never delivered",
+                "access_token", UpstreamStub.NARROW_BEARER));
+        assertThat(narrow.get("isError").asBoolean()).isTrue();
+        assertThat(narrow.at("/structuredContent/error/code").asText()).isEqualTo("insufficient_scope");
+        JsonNode refused = call("service_dispute_open", Map.of("mandate_id", third, "reason", "work was never delivered",
+                "access_token", "aaa.bbb.ccc"));
+        assertThat(refused.get("isError").asBoolean()).isTrue();
+        assertThat(refused.at("/structuredContent/error/code").asText()).isEqualTo("invalid_token");
+        assertThat(refused.toString()).doesNotContain("aaa.bbb.ccc");
+        JsonNode both = call("service_dispute_open", Map.of("mandate_id", third, "reason", "work was never delivered",
+                "access_token", UpstreamStub.BEARER, "api_key", UpstreamStub.API_KEY));
+        assertThat(both.get("isError").asBoolean()).isTrue();
+        assertThat(both.at("/structuredContent/error/code").asText()).isEqualTo("invalid_arguments");
+        JsonNode notAJwt = call("service_dispute_open", Map.of("mandate_id", third, "reason", "work was never delivered",
+                "access_token", "not a token"));
+        assertThat(notAJwt.at("/structuredContent/error/code").asText()).isEqualTo("invalid_arguments");
     }
 
     @Test

@@ -66,6 +66,16 @@ class DiscoveryContractTest {
                 .containsExactly("none", "pending", "anchored");
         assertThat(doc.at("/anchoring/event/type").asText()).isEqualTo(dev.agentpay.commons.events.MandateEvent.ANCHORED);
         assertThat(doc.toString()).doesNotContain("two anchor transactions");
+        // budgets (issue 28): the charge states and events the code writes
+        assertThat(texts(doc.at("/budget/charge_states"))).containsExactly(dev.agentpay.mandate.budget.domain.Charge.RESERVING,
+                dev.agentpay.mandate.budget.domain.Charge.PENDING, dev.agentpay.mandate.budget.domain.Charge.SETTLED,
+                dev.agentpay.mandate.budget.domain.Charge.RELEASED);
+        List<String> budgetEvents = new ArrayList<>();
+        doc.at("/budget/events").forEach(e -> budgetEvents.add(e.get("type").asText()));
+        assertThat(budgetEvents).containsExactly(dev.agentpay.mandate.budget.service.BudgetService.CHARGE_CREATED,
+                dev.agentpay.mandate.budget.service.BudgetService.CHARGE_SETTLED,
+                dev.agentpay.mandate.budget.service.BudgetService.CHARGE_RELEASED,
+                dev.agentpay.mandate.budget.service.BudgetService.BUDGET_EXHAUSTED);
         List<String> codes = new ArrayList<>();
         doc.get("errors").forEach(e -> codes.add(e.get("code").asText()));
         assertThat(codes).contains("mandate_expired", "invalid_transition", "mandate_not_found", "invalid_signature");

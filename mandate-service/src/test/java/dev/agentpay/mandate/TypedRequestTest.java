@@ -72,7 +72,7 @@ class TypedRequestTest {
         refused(partner.as(), dispute, "{\"reason\":\"r\"} {}", "invalid_json", "request body is not valid JSON");
         // the spec's own code for a signer that is not one of the two, whatever its type
         refused(partner.as(), sign, "{\"signer\":true,\"signature\":\"ab\"}", "invalid_signer",
-                "signer must be \"proposer\" or \"counterparty\"");
+                "signer must be \"proposer\" or \"counterparty\" (or, for a mandate created with parties, one of its roles)");
         // unknown fields, at the top and inside a record
         refused(partner.as(), "/v1/mandates", create(",\"amount\":1"), "validation_error", "amount: unknown field");
         refused(partner.as(), sign, "{\"signer\":\"proposer\",\"signature\":\"ab\",\"sig\":1}", "validation_error",

@@ -208,8 +208,10 @@ class WebhookApiTest {
         as(p).get("/v1/webhooks/event-types").then().statusCode(200)
                 .body("data", org.hamcrest.Matchers.hasItems("mandate.proposed", "mandate.signed_by_proposer",
                         "mandate.signed_by_both", "mandate.completed", "mandate.disputed", "mandate.in_progress",
-                        "mandate.expired", "mandate.anchored", "invoice.settled", "invoice.partially_paid", "invoice.overpaid",
-                        "invoice.expired", "invoice.paid_late", "disco.benchmark.published"))
+                        "mandate.expired", "mandate.anchored", "mandate.charge_created", "mandate.charge_settled",
+                        "mandate.charge_released", "mandate.budget_exhausted", "invoice.settled", "invoice.partially_paid",
+                        "invoice.overpaid", "invoice.expired", "invoice.paid_late", "disco.benchmark.published",
+                        "mandate.partially_signed", "mandate.signed_by_all"))
                 .body("data", not(org.hamcrest.Matchers.hasItem("mandate.unknown")));
     }
 

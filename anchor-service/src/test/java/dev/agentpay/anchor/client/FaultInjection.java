@@ -2,6 +2,8 @@ package dev.agentpay.anchor.client;
 
 import dev.agentpay.anchor.anchoring.service.AnchorPipeline;
 import io.smallrye.mutiny.Uni;
+import java.math.BigInteger;
+import java.util.concurrent.CompletableFuture;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
@@ -36,6 +38,22 @@ public class FaultInjection extends AnchorChainClient {
     AnchorPipeline pipeline;
 
     private volatile Point armed;
+    private volatile CompletableFuture<Void> estimatesHeld;
+
+    /**
+     * Holds every gas estimate (the batcher's last chain call before it signs) until {@code gate} completes:
+     * the batcher "freezes" between choosing its intents and signing them. Null releases nothing and holds nothing.
+     */
+    public void holdEstimates(CompletableFuture<Void> gate) {
+        estimatesHeld = gate;
+    }
+
+    @Override
+    public Uni<BigInteger> estimateGas(String from, String to, String data) {
+        CompletableFuture<Void> gate = estimatesHeld;
+        Uni<BigInteger> estimate = super.estimateGas(from, to, data);
+        return gate == null ? estimate : estimate.call(() -> Uni.createFrom().completionStage(gate));
+    }
 
     public void arm(Point p) {
         armed = p;

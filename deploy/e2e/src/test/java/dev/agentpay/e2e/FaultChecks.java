@@ -268,6 +268,7 @@ final class FaultChecks {
         settledHasTransfer.done();
 
         sweeps(invoices);
+        budgets();
 
         // --- x402 ----------------------------------------------------------------------------------------
         Map<String, Map<String, Object>> x402ByNonce = new HashMap<>();
@@ -579,6 +580,78 @@ final class FaultChecks {
             out.computeIfAbsent(hash + "|" + state, k -> new ArrayList<>()).add(log.path("transactionHash").asText());
         }
         return out;
+    }
+
+    /**
+     * Budgets and charges (issue 28), from the two services' own tables: every budget equals the sum of its charges'
+     * states exactly (reserved = open charges, spent = settled ones, their sum within the amount), no charge is
+     * without its invoice and no invoice of a charge without its charge, each charge's state follows its invoice's,
+     * and no race accepted more charges than the budget holds.
+     */
+    private void budgets() throws Exception {
+        List<Map<String, Object>> budgets = query("mandate", "select b.mandate_id, b.amount_atomic, b.reserved_atomic,"
+                + " b.spent_atomic from mandate_budget b join mandate m on m.id = b.mandate_id where m.partner_id = ?"
+                + " and m.created_at >= ?", PARTNER, start);
+        List<Map<String, Object>> charges = query("mandate", "select id, mandate_id, amount_atomic, status, invoice_id"
+                + " from mandate_charge where partner_id = ? and created_at >= ?", PARTNER, start);
+        List<Map<String, Object>> chargeInvoices = query("invoice", "select id::text as id, mandate_id, charge_id, status"
+                + " from invoice where charge_id is not null and partner_id = ? and created_at >= ?", PARTNER, start);
+        Map<String, Map<String, Object>> invoiceById = new HashMap<>();
+        chargeInvoices.forEach(i -> invoiceById.put((String) i.get("id"), i));
+        Map<String, Map<String, Object>> chargeById = new HashMap<>();
+        charges.forEach(c -> chargeById.put((String) c.get("id"), c));
+
+        Check sums = new Check("every budget equals the sum of its charges' states (reserved, spent, within the amount)");
+        for (Map<String, Object> b : budgets) {
+            String mandate = (String) b.get("mandate_id");
+            BigInteger open = BigInteger.ZERO;
+            BigInteger settled = BigInteger.ZERO;
+            for (Map<String, Object> c : charges) {
+                if (mandate.equals(c.get("mandate_id"))) {
+                    BigInteger x = ((java.math.BigDecimal) c.get("amount_atomic")).toBigIntegerExact();
+                    String st = (String) c.get("status");
+                    if (st.equals("reserving") || st.equals("pending")) {
+                        open = open.add(x);
+                    } else if (st.equals("settled")) {
+                        settled = settled.add(x);
+                    }
+                }
+            }
+            BigInteger amount = ((java.math.BigDecimal) b.get("amount_atomic")).toBigIntegerExact();
+            BigInteger reserved = ((java.math.BigDecimal) b.get("reserved_atomic")).toBigIntegerExact();
+            BigInteger spent = ((java.math.BigDecimal) b.get("spent_atomic")).toBigIntegerExact();
+            sums.ok(reserved.equals(open) && spent.equals(settled) && reserved.add(spent).compareTo(amount) <= 0,
+                    mandate + ": reserved " + reserved + " spent " + spent + " of " + amount + "; charges open " + open
+                            + " settled " + settled);
+        }
+        sums.done();
+        Check chargeHasInvoice = new Check("every charge has its invoice (none left reserving), of its mandate, in the matching state");
+        for (Map<String, Object> c : charges) {
+            Map<String, Object> inv = c.get("invoice_id") == null ? null : invoiceById.get((String) c.get("invoice_id"));
+            String expected = switch ((String) c.get("status")) {
+                case "pending" -> "PENDING";
+                case "settled" -> "SETTLED";
+                case "released" -> "EXPIRED";
+                default -> "(none: reserving)";
+            };
+            chargeHasInvoice.ok(inv != null && c.get("id").equals(inv.get("charge_id")) && c.get("mandate_id").equals(inv.get("mandate_id"))
+                            && expected.equals(inv.get("status")),
+                    "charge " + c.get("id") + " " + c.get("status") + ": invoice " + (inv == null ? c.get("invoice_id") + " missing"
+                            : inv.get("id") + " " + inv.get("status")));
+        }
+        chargeHasInvoice.done();
+        Check invoiceHasCharge = new Check("every invoice of a charge has its charge");
+        for (Map<String, Object> inv : chargeInvoices) {
+            Map<String, Object> c = chargeById.get((String) inv.get("charge_id"));
+            invoiceHasCharge.ok(c != null && inv.get("id").equals(c.get("invoice_id")),
+                    "invoice " + inv.get("id") + " of charge " + inv.get("charge_id") + ": " + (c == null ? "no such charge"
+                            : "the charge names invoice " + c.get("invoice_id")));
+        }
+        invoiceHasCharge.done();
+        Check raced = new Check("no race accepted more charges than a budget holds (4 of 0.25 in 1.00)");
+        raced.ok(load.chargesOverBudget.get() == 0, load.chargesOverBudget.get() + " charges accepted over a budget");
+        raced.done();
+        notes.add(budgets.size() + " budgets, " + charges.size() + " charges, " + chargeInvoices.size() + " charge invoices checked");
     }
 
     private List<Map<String, Object>> query(String database, String sql, Object... args) throws Exception {

@@ -54,6 +54,10 @@ final class FaultLoad {
     final List<String> invoices = new CopyOnWriteArrayList<>();
     final List<Payment> payments = new CopyOnWriteArrayList<>();
     final List<X402Payment> x402Payments = new CopyOnWriteArrayList<>();
+    /** Mandates with a budget charged by the load (issue 28), and charges accepted beyond what a budget allows. */
+    final List<String> budgetMandates = new CopyOnWriteArrayList<>();
+    final AtomicInteger chargesAccepted = new AtomicInteger();
+    final AtomicInteger chargesOverBudget = new AtomicInteger();
     final AtomicInteger flowsAbandoned = new AtomicInteger();
     final AtomicInteger operations = new AtomicInteger();
     final AtomicInteger paymentSendRetries = new AtomicInteger();
@@ -80,6 +84,67 @@ final class FaultLoad {
 
     Runnable invoiceWorker() {
         return worker("invoice", this::invoiceFlow, 300);
+    }
+
+    Runnable budgetWorker() {
+        return worker("budget", this::budgetFlow, 300);
+    }
+
+    /** Budget 1.00 USDC, charges of 0.25: at most four can be reserved at once. */
+    static final String BUDGET_JSON = "{\"amount\":\"1.00\",\"currency\":\"USDC\",\"max_per_charge\":null,\"period\":null}";
+    static final int CHARGES_PER_RACE = 6;
+
+    /**
+     * A mandate with a budget, signed by both parties, then six charges of 0.25 against its 1.00 sent at once (each
+     * with its own Idempotency-Key, retried through faults as a client would): at most four may be accepted. Every
+     * other accepted charge is paid on base; the rest expire after 60 s (released). The checks compare budget,
+     * charges and invoices in the databases after the drain.
+     */
+    private void budgetFlow() {
+        Map<String, Object> body = new java.util.LinkedHashMap<>(Map.of("proposer", "agent-fault-buyer", "counterparty",
+                "agent-fault-seller", "scope", "fault suite budget", "terms", Map.of("plan", "metered"),
+                "expiry", Instant.now().plus(2, ChronoUnit.DAYS).toString()));
+        body.put("budget", Map.of("amount", "1.00", "currency", "USDC"));
+        String id = post("budget.create", "/v1/mandates", body).get("mandate_id").asText();
+        String sig;
+        try {
+            sig = signer.signature(get("mandate.get", "/v1/mandates/" + id), BUDGET_JSON);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        post("budget.sign", "/v1/mandates/" + id + "/sign", Map.of("signer", "proposer", "signature", sig));
+        post("budget.sign", "/v1/mandates/" + id + "/sign", Map.of("signer", "counterparty", "signature", sig));
+        budgetMandates.add(id);
+        List<java.util.concurrent.CompletableFuture<Calls.Answer>> race = new java.util.ArrayList<>();
+        for (int i = 0; i < CHARGES_PER_RACE; i++) {
+            String charge = "{\"amount\":\"0.25\",\"chain\":\"base\",\"description\":\"fault suite charge\""
+                    + (i % 2 == 0 ? ",\"expires_in\":60" : "") + "}";
+            String key = UUID.randomUUID().toString();
+            race.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> calls.retrying("budget.charge", "POST",
+                    "/v1/mandates/" + id + "/charges", charge, Map.of("Idempotency-Key", key), PATIENCE)));
+        }
+        int accepted = 0;
+        for (int i = 0; i < race.size(); i++) {
+            Calls.Answer a = race.get(i).join();
+            if (a.status() == 201) {
+                accepted++;
+                chargesAccepted.incrementAndGet();
+                operations.incrementAndGet();
+                if (i % 2 == 1) {
+                    try {
+                        pay(JSON.readTree(a.body()).at("/data/invoice_id").asText(), "base",
+                                JSON.readTree(a.body()).at("/data/paymentDetails"));
+                    } catch (java.io.IOException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            } else if (a.status() != 409) {
+                throw new IllegalStateException("charge answered " + a.status() + " " + a.body());
+            }
+        }
+        if (accepted > 4) {
+            chargesOverBudget.addAndGet(accepted - 4);
+        }
     }
 
     Runnable x402Worker() {
@@ -216,8 +281,12 @@ final class FaultLoad {
             throw new IllegalStateException(e);
         }
         String id = inv.get("id").asText();
+        pay(id, chain, inv.get("paymentDetails"));
+    }
+
+    /** Pays an invoice's exact amount to its own address with the dev payer (retried while the chain is down). */
+    private void pay(String id, String chain, JsonNode pd) {
         invoices.add(id);
-        JsonNode pd = inv.get("paymentDetails");
         BigInteger atomic = new BigInteger(pd.get("payableAtomic").asText());
         String data = "0xa9059cbb" + EvmRpc.word(pd.get("paymentAddress").asText()) + EvmRpc.word(atomic);
         EvmRpc rpc = new EvmRpc(env.get("CHAIN_" + chain.toUpperCase(Locale.ROOT) + "_RPC_URL"));

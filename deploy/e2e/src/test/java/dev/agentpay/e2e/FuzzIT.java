@@ -450,6 +450,80 @@ class FuzzIT {
                 + abbreviate(new String(body, StandardCharsets.UTF_8));
     }
 
+    /**
+     * Mandates with more than two parties (issue 28 item 5): each bad input is refused with its 4xx and code,
+     * names what is wrong, and changes nothing (no mandate row, no event; a refused signature leaves the
+     * mandate's state and parties as they were).
+     */
+    @Test
+    void partiesBadInputsAreRefusedNamingTheFieldAndChangeNothing() throws Exception {
+        List<Map<String, Object>> seventeen = new ArrayList<>();
+        for (int i = 0; i < 17; i++) {
+            seventeen.add(map("id", "agent:fuzz-" + i, "role", "r" + i));
+        }
+        Map<String, Object> both = partiesMandate(List.of(map("id", "agent:a", "role", "a"), map("id", "agent:b", "role", "b")));
+        both.put("proposer", "agent:a");
+        both.put("counterparty", "agent:b");
+        Map<String, Object> neither = partiesMandate(List.of());
+        neither.remove("parties");
+        Map<String, Map<String, Object>> bad = new java.util.LinkedHashMap<>();
+        bad.put("parties: must list 2 to 16 parties", partiesMandate(seventeen));
+        bad.put("parties[1].role: must be unique", partiesMandate(List.of(map("id", "agent:a", "role", "buyer"),
+                map("id", "agent:b", "role", "buyer"))));
+        bad.put("parties[1].id: must be unique", partiesMandate(List.of(map("id", "agent:a", "role", "buyer"),
+                map("id", "agent:a", "role", "seller"))));
+        bad.put("parties[0].role: must be a lowercase name", partiesMandate(List.of(map("id", "agent:a", "role", "Buyer"),
+                map("id", "agent:b", "role", "seller"))));
+        bad.put("parties[1].role: must be a lowercase name", partiesMandate(List.of(map("id", "agent:a", "role", "buyer"),
+                map("id", "agent:b", "role", "sel ler"))));
+        bad.put("parties: must not be sent with proposer or counterparty", both);
+        bad.put("counterparty: is required", neither);
+        for (Map.Entry<String, Map<String, Object>> e : bad.entrySet()) {
+            String before = partnerRows("mandate");
+            Response r = given().baseUri(base).header("x-api-key", apiKey).contentType("application/json").body(e.getValue())
+                    .post("/v1/mandates");
+            assertThat(r.statusCode()).as(e.getKey() + ": " + r.asString()).isEqualTo(400);
+            assertThat(r.jsonPath().getString("error.code")).isEqualTo("validation_error");
+            assertThat(r.jsonPath().getString("error.message")).as(r.asString()).startsWith(e.getKey());
+            assertThat(partnerRows("mandate")).as("refused, yet changed: " + e.getKey()).isEqualTo(before);
+        }
+
+        // a three-party mandate: wrong signing order, a role not in the mandate, an uppercase role, another role's HMAC
+        String id = given().baseUri(base).header("x-api-key", apiKey).contentType("application/json")
+                .body(partiesMandate(List.of(map("id", "agent:fuzz-buyer", "role", "buyer"),
+                        map("id", "agent:fuzz-seller", "role", "seller"), map("id", "agent:fuzz-witness", "role", "witness"))))
+                .post("/v1/mandates").then().statusCode(201).extract().path("data.mandate_id");
+        String sig = ApiKeys.randomHex(32);
+        Object[][] signs = {
+                {"seller", 409, "invalid_transition", "the next signer is \"buyer\""},
+                {"auditor", 400, "invalid_signer", "signer must be one of this mandate's roles: buyer, seller, witness"},
+                {"BUYER", 400, "invalid_signer", "signer must be"},
+                {"proposer", 400, "invalid_signer", "signer must be one of this mandate's roles"},
+                {"buyer", 403, "invalid_signature", "signature is not the HMAC-SHA256"}};
+        for (Object[] s : signs) {
+            String before = partiesState(id);
+            Response r = given().baseUri(base).header("x-api-key", apiKey).contentType("application/json")
+                    .body(map("signer", s[0], "signature", sig)).post("/v1/mandates/" + id + "/sign");
+            assertThat(r.statusCode()).as(s[0] + ": " + r.asString()).isEqualTo(s[1]);
+            assertThat(r.jsonPath().getString("error.code")).isEqualTo(s[2]);
+            assertThat(r.jsonPath().getString("error.message")).contains((String) s[3]);
+            assertThat(partiesState(id)).as("refused sign " + s[0] + " changed the mandate").isEqualTo(before);
+        }
+    }
+
+    static Map<String, Object> partiesMandate(List<Map<String, Object>> parties) {
+        Map<String, Object> body = validMandate();
+        body.remove("proposer");
+        body.remove("counterparty");
+        body.put("parties", parties);
+        return body;
+    }
+
+    static String partiesState(String id) throws Exception {
+        return String.join("|", db.strings("mandate", "select concat_ws('|', state, parties) from mandate where id = ?", id))
+                + " " + partnerRows("mandate");
+    }
+
     private static String abbreviate(String s) {
         return s.length() <= 400 ? s : s.substring(0, 400) + "...(" + s.length() + " chars)";
     }

@@ -24,11 +24,18 @@ final class LocalStackProcess {
 
     final Path stateDir;
     final int gatewayPort;
+    private final List<String> extraArgs;
     private Process process;
 
     LocalStackProcess(Path stateDir) {
+        this(stateDir, List.of());
+    }
+
+    /** @param extraArgs more launcher options, e.g. {@code --replicas 2} */
+    LocalStackProcess(Path stateDir, List<String> extraArgs) {
         this.stateDir = stateDir;
         this.gatewayPort = Ports.free();
+        this.extraArgs = List.copyOf(extraArgs);
     }
 
     Map<String, String> start(Duration timeout) throws IOException, InterruptedException {
@@ -36,8 +43,10 @@ final class LocalStackProcess {
         Files.createDirectories(stateDir);
         Files.deleteIfExists(stateDir.resolve("stack.env"));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Xmx384m", "-jar", jar.toString(), "run",
-                "--state-dir", stateDir.toString(), "--gateway-port", Integer.toString(gatewayPort), "--any-ports"))
+        List<String> cmd = new java.util.ArrayList<>(List.of(java, "-Xmx384m", "-jar", jar.toString(), "run",
+                "--state-dir", stateDir.toString(), "--gateway-port", Integer.toString(gatewayPort), "--any-ports"));
+        cmd.addAll(extraArgs);
+        ProcessBuilder pb = new ProcessBuilder(cmd)
                 .directory(RepoPaths.root().toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(stateDir.resolve("launcher.out").toFile()));

@@ -54,6 +54,17 @@ final class MandateFlows {
         return CanonicalMandate.hmacHex(bytes, signingSecret);
     }
 
+    /**
+     * The signature over the canonical bytes of a mandate with a budget (issue 28): the member {@code "budget"} first,
+     * {@code budgetJson} as the partner signs it ({@code {"amount":..,"currency":..,"max_per_charge":..,"period":..}}).
+     */
+    String signature(JsonNode m, String budgetJson) throws Exception {
+        byte[] bytes = CanonicalMandate.bytes(m.get("counterparty_agent_id").asText(), Instant.parse(m.get("expires_at").asText()),
+                m.get("id").asText(), m.get("proposer_agent_id").asText(), m.get("scope").asText(),
+                CanonicalMandate.canonicalTerms(JSON.writeValueAsString(m.get("terms"))));
+        return CanonicalMandate.hmacHex(CanonicalMandate.withBudget(bytes, budgetJson), signingSecret);
+    }
+
     void sign(String id, String signer, String signature) {
         given().baseUri(baseUrl).header("x-api-key", apiKey).contentType("application/json")
                 .body(Map.of("signer", signer, "signature", signature))

@@ -27,7 +27,9 @@ final class SharedStack {
         }
         if (process == null) {
             Path dir = RepoPaths.root().resolve("deploy/e2e/target/stack-" + System.currentTimeMillis());
-            LocalStackProcess p = new LocalStackProcess(dir);
+            // -De2e.replicas=N runs the shared stack with N instances of every service (FaultIT's long form: 2)
+            int replicas = Integer.getInteger("e2e.replicas", 1);
+            LocalStackProcess p = new LocalStackProcess(dir, replicas > 1 ? List.of("--replicas", Integer.toString(replicas)) : List.of());
             process = p;
             Runtime.getRuntime().addShutdownHook(new Thread(SharedStack::stopQuietly, "e2e-stack-stop"));
             env = p.start(Duration.ofMinutes(6));

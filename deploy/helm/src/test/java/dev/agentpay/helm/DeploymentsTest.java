@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Deployments, their probes, resources and configuration, scaling objects and the singletons. */
+/** Deployments, their probes, resources and configuration, scaling objects, several pods of every service and their drain. */
 class DeploymentsTest {
 
     static Stream<Arguments> renderings() {
@@ -78,16 +78,41 @@ class DeploymentsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("renderings")
-    void singletonsRunExactlyOnePodAndAreNeverAutoscaled(String name, Manifests m) {
-        for (String service : Services.SINGLETONS) {
+    void everyServiceRunsSeveralPodsRollsWithoutLosingOneAndDrains(String name, Manifests m) {
+        for (String service : Services.DATABASES.keySet()) {
             JsonNode d = m.deploymentOf(service);
-            assertThat(d.at("/spec/replicas").asInt(-1)).as(service).isEqualTo(1);
-            assertThat(d.at("/spec/strategy/type").asText()).as(service).isEqualTo("Recreate");
             String deployment = d.at("/metadata/name").asText();
-            assertThat(m.ofKind("HorizontalPodAutoscaler"))
+            List<JsonNode> hpas = m.ofKind("HorizontalPodAutoscaler").stream()
+                    .filter(h -> deployment.equals(h.at("/spec/scaleTargetRef/name").asText())).toList();
+            int pods = hpas.isEmpty() ? d.at("/spec/replicas").asInt(-1) : hpas.get(0).at("/spec/minReplicas").asInt();
+            assertThat(pods).as(service + " pods").isGreaterThanOrEqualTo(2);
+            assertThat(d.at("/spec/strategy/type").asText()).as(service).isEqualTo("RollingUpdate");
+            assertThat(d.at("/spec/strategy/rollingUpdate/maxUnavailable").asInt(-1)).as(service).isZero();
+            assertThat(d.at("/metadata/annotations/agentpay.dev~1singleton").isMissingNode()).as(service).isTrue();
+            JsonNode podLabels = d.at("/spec/template/metadata/labels");
+            List<JsonNode> pdbs = m.ofKind("PodDisruptionBudget").stream()
+                    .filter(p -> selects(p.at("/spec/selector/matchLabels"), podLabels)).toList();
+            assertThat(pdbs).as(service + " PDB").hasSize(1);
+            assertThat(pdbs.get(0).at("/spec/maxUnavailable").asInt()).isEqualTo(1);
+            JsonNode spread = d.at("/spec/template/spec/topologySpreadConstraints/0");
+            assertThat(spread.path("topologyKey").asText()).as(service).isEqualTo("kubernetes.io/hostname");
+            assertThat(selects(spread.at("/labelSelector/matchLabels"), podLabels)).isTrue();
+            JsonNode pod = d.at("/spec/template/spec");
+            JsonNode c = pod.at("/containers/0");
+            // preStop covers the endpoint removal before SIGTERM; the whole drain fits in the grace period
+            JsonNode preStop = c.at("/lifecycle/preStop/exec/command");
+            assertThat(preStop.get(0).asText()).as(service).isEqualTo("sleep");
+            int sleep = Integer.parseInt(preStop.get(1).asText());
+            assertThat(sleep).isBetween(1, 30);
+            assertThat(pod.path("terminationGracePeriodSeconds").asInt()).isGreaterThanOrEqualTo(sleep + 2 + 20);
+            // draining (readiness DOWN) is not dead (liveness): two different checks
+            assertThat(c.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/q/health/ready");
+            assertThat(c.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/q/health/live");
+        }
+        for (String service : Services.LEASED) {
+            String deployment = m.deploymentOf(service).at("/metadata/name").asText();
+            assertThat(m.ofKind("HorizontalPodAutoscaler")).as(service + " is not autoscaled")
                     .noneMatch(h -> deployment.equals(h.at("/spec/scaleTargetRef/name").asText()));
-            assertThat(m.ofKind("PodDisruptionBudget"))
-                    .noneMatch(p -> service.equals(p.at("/spec/selector/matchLabels/app.kubernetes.io~1component").asText()));
         }
     }
 
@@ -141,19 +166,19 @@ class DeploymentsTest {
     }
 
     @Test
-    void theChartRefusesToScaleASingleton() {
-        assertThatThrownBy(() -> Chart.render(List.of(), Map.of("services.anchor-service.replicas", 2)))
-                .hasMessageContaining("singleton");
-        assertThatThrownBy(() -> Chart.render(List.of(), Map.of("services.settlement-watcher.autoscaling.enabled", true)))
-                .hasMessageContaining("singleton");
-        assertThatThrownBy(() -> Chart.render(List.of(), Map.of("services.settlement-watcher.singleton", false)))
-                .hasMessageContaining("must be a singleton");
-        // A stateless service may scale: the same kind of override is accepted there.
+    void theChartRefusesASinglePodAndTheSingletonFlag() {
+        assertThatThrownBy(() -> Chart.render(List.of(), Map.of("services.anchor-service.replicas", 1)))
+                .hasMessageContaining("at least 2");
+        assertThatThrownBy(() -> Chart.render(List.of(), Map.of("services.settlement-watcher.singleton", true)))
+                .hasMessageContaining("singleton is gone");
+        // any service may scale out, the leased ones included
         Map<String, Object> sets = new HashMap<>();
         sets.put("services.webhook-dispatcher.autoscaling.enabled", false);
         sets.put("services.webhook-dispatcher.replicas", 4);
-        assertThat(Chart.render(List.of(), sets).deploymentOf("webhook-dispatcher").at("/spec/replicas").asInt())
-                .isEqualTo(4);
+        sets.put("services.anchor-service.replicas", 3);
+        Manifests m = Chart.render(List.of(), sets);
+        assertThat(m.deploymentOf("webhook-dispatcher").at("/spec/replicas").asInt()).isEqualTo(4);
+        assertThat(m.deploymentOf("anchor-service").at("/spec/replicas").asInt()).isEqualTo(3);
     }
 
     static boolean selects(JsonNode selector, JsonNode labels) {

@@ -46,6 +46,12 @@ class IngressRoutesTest {
         SPEC_REQUESTS.put("/disco/benchmark/publish", "discovery-service");
         SPEC_REQUESTS.put("/disco/mcp", "discovery-service");
         SPEC_REQUESTS.put("/openapi.json", "discovery-service"); // the merged OpenAPI document (issue 19)
+        // OAuth 2.0 (issue 31): mandate-service issues tokens and publishes the keys and metadata
+        SPEC_REQUESTS.put("/oauth/token", "mandate-service");
+        SPEC_REQUESTS.put("/.well-known/jwks.json", "mandate-service");
+        SPEC_REQUESTS.put("/.well-known/oauth-authorization-server", "mandate-service");
+        SPEC_REQUESTS.put("/.well-known/oauth-protected-resource", "mandate-service");
+        SPEC_REQUESTS.put("/.well-known/oauth-protected-resource/disco/mcp", "mandate-service");
     }
 
     /** The spec's path prefixes that must each be an Ingress path of their own. */

@@ -15,7 +15,8 @@ final class Services {
             "discovery-service", "discovery",
             "webhook-dispatcher", "webhook");
 
-    static final List<String> SINGLETONS = List.of("anchor-service", "settlement-watcher");
+    /** Services whose work is leased to one pod at a time (fenced in the database); several pods, no HPA. */
+    static final List<String> LEASED = List.of("anchor-service", "settlement-watcher");
 
     static final List<String> STATELESS = List.of(
             "mandate-service", "invoice-service", "discovery-service", "webhook-dispatcher");

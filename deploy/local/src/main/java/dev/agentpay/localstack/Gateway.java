@@ -11,8 +11,6 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.RequestOptions;
-import io.vertx.core.net.SocketAddress;
 import io.vertx.httpproxy.HttpProxy;
 import io.vertx.httpproxy.ProxyContext;
 import io.vertx.httpproxy.ProxyInterceptor;
@@ -66,20 +64,33 @@ public final class Gateway implements AutoCloseable {
         }
     }
 
-    /**
-     * Starts the gateway.
-     *
-     * @param servicePorts service name -> local port
-     */
     /** Longest silence from a service on one proxied request before the caller gets a 502. */
     static final long BACKEND_IDLE_TIMEOUT_MS = 20_000;
 
+    /** Starts the gateway in front of one instance of each service ({@code servicePorts}: service name -> local port). */
     public static Gateway start(int port, List<Route> routes, Map<String, Integer> servicePorts) {
         return start(port, routes, servicePorts, GatewayClientGuard.Limits.fromEnvironment());
     }
 
     static Gateway start(int port, List<Route> routes, Map<String, Integer> servicePorts, GatewayClientGuard.Limits limits) {
+        Map<String, List<Integer>> one = new java.util.LinkedHashMap<>();
+        servicePorts.forEach((name, p) -> one.put(name, List.of(p)));
+        return startBalanced(port, routes, one, limits);
+    }
+
+    /**
+     * Starts the gateway in front of several instances of each service ({@code --replicas N}), balanced by
+     * {@link Balancer}.
+     *
+     * @param instancePorts service name -> its instances' local ports
+     */
+    public static Gateway startBalanced(int port, List<Route> routes, Map<String, List<Integer>> instancePorts) {
+        return startBalanced(port, routes, instancePorts, GatewayClientGuard.Limits.fromEnvironment());
+    }
+
+    static Gateway startBalanced(int port, List<Route> routes, Map<String, List<Integer>> instancePorts, GatewayClientGuard.Limits limits) {
         Vertx vertx = Vertx.vertx();
+        Balancer balancer = new Balancer(vertx, instancePorts);
         GatewayClientGuard guard = new GatewayClientGuard(vertx, limits);
         HttpClient client = vertx.createHttpClient(new HttpClientOptions()
                 .setMaxPoolSize(200)
@@ -89,12 +100,10 @@ public final class Gateway implements AutoCloseable {
         HttpProxy proxy = HttpProxy.reverseProxy(client);
         proxy.originRequestProvider((req, c) -> {
             Route route = route(routes, publicPath(req.path()));
-            int target = servicePorts.get(route.service());
             // A backend that dies mid-request may leave the proxied exchange without an answer; the idle
             // timeout turns that into a 502 for the caller instead of a hang (no endpoint streams or
-            // stays silent this long).
-            return c.request(new RequestOptions().setServer(SocketAddress.inetSocketAddress(target, "127.0.0.1"))
-                    .setIdleTimeout(BACKEND_IDLE_TIMEOUT_MS));
+            // stays silent this long). Which instance, and retries on another: Balancer.
+            return balancer.connect(c, route.service(), req.method(), BACKEND_IDLE_TIMEOUT_MS);
         });
         proxy.addInterceptor(new ProxyInterceptor() {
             @Override
@@ -133,7 +142,7 @@ public final class Gateway implements AutoCloseable {
                         return;
                     }
                     Route route = route(routes, path);
-                    if (route == null || !servicePorts.containsKey(route.service())) {
+                    if (route == null || !balancer.serves(route.service())) {
                         req.response().setStatusCode(404).putHeader("content-type", "application/json")
                                 .end(ErrorBody.json("not_found", "no such resource"));
                         return;

@@ -58,6 +58,9 @@ public final class LocalStack {
     private final List<AutoCloseable> started = new ArrayList<>();
     private final Map<String, String> env = new LinkedHashMap<>();
     private final Map<String, Integer> servicePorts = new ConcurrentHashMap<>();
+    /** Every instance's port per service, instance 1 first ({@code --replicas N}). */
+    private final Map<String, List<Integer>> instancePorts = new LinkedHashMap<>();
+    private int replicas = 1;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private Supervisor supervisor;
     /** Whether PostgreSQL's data existed when this launcher started (the databases remember the chains). */
@@ -90,17 +93,17 @@ public final class LocalStack {
             case "stop" -> stack.stopPrevious(true);
             case "reset" -> stack.reset();
             default -> {
-                System.err.println("usage: local-stack [run|stop|reset] [--gateway-port N] [--fixed-ports | --any-ports] [--state-dir DIR]");
+                System.err.println("usage: local-stack [run|stop|reset] [--gateway-port N] [--fixed-ports | --any-ports] [--state-dir DIR] [--replicas N]");
                 System.exit(2);
             }
         }
     }
 
     /** Command-line options. */
-    record Options(int gatewayPort, boolean fixedPorts, boolean exitWhenReady, Path stateDir, boolean anyPorts) {
+    record Options(int gatewayPort, boolean fixedPorts, boolean exitWhenReady, Path stateDir, boolean anyPorts, int replicas) {
 
         Options(int gatewayPort, boolean fixedPorts, boolean exitWhenReady, Path stateDir) {
-            this(gatewayPort, fixedPorts, exitWhenReady, stateDir, false);
+            this(gatewayPort, fixedPorts, exitWhenReady, stateDir, false, 1);
         }
 
         static Options parse(String[] args) {
@@ -109,6 +112,7 @@ public final class LocalStack {
             boolean exit = false;
             boolean any = false;
             Path state = null;
+            int replicas = 1;
             for (int i = 1; i < args.length; i++) {
                 switch (args[i]) {
                     case "--gateway-port" -> gw = Integer.parseInt(args[++i]);
@@ -118,10 +122,17 @@ public final class LocalStack {
                     case "--any-ports" -> any = true;
                     case "--exit-when-ready" -> exit = true;
                     case "--state-dir" -> state = Path.of(args[++i]);
+                    // N instances of every service behind the gateway's balancer (issue 29)
+                    case "--replicas" -> {
+                        replicas = Integer.parseInt(args[++i]);
+                        if (replicas < 1 || replicas > 9) {
+                            throw new IllegalArgumentException("--replicas must be 1 to 9");
+                        }
+                    }
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
-            return new Options(gw, fixed, exit, state, any);
+            return new Options(gw, fixed, exit, state, any, replicas);
         }
     }
 
@@ -208,27 +219,46 @@ public final class LocalStack {
         int gatewayPort = Ports.isFree(options.gatewayPort()) ? options.gatewayPort() : Ports.free();
         String baseUrl = "http://127.0.0.1:" + gatewayPort;
         env.put("BASE_URL", baseUrl);
+        replicas = options.replicas();
         for (Service svc : SERVICES) {
             servicePorts.put(svc.name(), port(options, svc.defaultPort()));
+            List<Integer> ports = new ArrayList<>();
+            ports.add(servicePorts.get(svc.name()));
+            for (int n = 2; n <= replicas; n++) {
+                ports.add(port(options, svc.defaultPort() + 100 * (n - 1)));
+            }
+            instancePorts.put(svc.name(), ports);
         }
-        ServiceLauncher services = new ServiceLauncher(root, logs, servicePorts, env, http);
+        ServiceLauncher services = new ServiceLauncher(root, logs, servicePorts, instancePorts, env, http);
+        // Instance 1 of each service keeps the service's name (logs, pids); instance n is "<service>-n".
+        List<String> instanceNames = new ArrayList<>();
         List<CompletableFuture<ManagedProcess>> starts = new ArrayList<>();
+        List<Supervisor.Starter> starters = new ArrayList<>();
         for (Service svc : SERVICES) {
-            starts.add(Steps.async(svc.name(), () -> services.start(svc, postgres, broker, baseUrl)));
+            for (int n = 1; n <= replicas; n++) {
+                int instance = n;
+                String name = ServiceLauncher.instanceName(svc, instance);
+                instanceNames.add(name);
+                starters.add(() -> services.start(svc, instance, postgres, broker, baseUrl));
+                starts.add(Steps.async(name, () -> services.start(svc, instance, postgres, broker, baseUrl)));
+            }
         }
-        for (int s = 0; s < SERVICES.size(); s++) {
-            Service svc = SERVICES.get(s);
-            supervisor.supervise(svc.name(), starts.get(s).join(), () -> services.start(svc, postgres, broker, baseUrl));
+        for (int s = 0; s < instanceNames.size(); s++) {
+            supervisor.supervise(instanceNames.get(s), starts.get(s).join(), starters.get(s));
         }
         // The services depend on each other only through Kafka and PostgreSQL: they stop side by side
         // (each leaves its consumer groups), before the infrastructure does.
-        started.add(() -> CompletableFuture.allOf(SERVICES.stream()
-                .map(svc -> CompletableFuture.runAsync(() -> supervisor.stop(svc.name())))
+        started.add(() -> CompletableFuture.allOf(instanceNames.stream()
+                .map(name -> CompletableFuture.runAsync(() -> supervisor.stop(name)))
                 .toArray(CompletableFuture[]::new)).join());
         LauncherFiles.recordPids(local);
         servicePorts.forEach((name, p) -> env.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URL", "http://127.0.0.1:" + p));
+        // Every instance's URL (instance 1 first; <SERVICE>_URL stays instance 1): the stack contract, README.
+        env.put("REPLICAS", Integer.toString(replicas));
+        instancePorts.forEach((name, ports) -> env.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URLS",
+                String.join(",", ports.stream().map(p -> "http://127.0.0.1:" + p).toList())));
 
-        Gateway gateway = Steps.timed("gateway", () -> Gateway.start(gatewayPort, Gateway.readRoutes(Gateway.routesFile()), servicePorts));
+        Gateway gateway = Steps.timed("gateway", () -> Gateway.startBalanced(gatewayPort, Gateway.readRoutes(Gateway.routesFile()), instancePorts));
         started.add(gateway);
 
         Steps.timed("dev partners", () -> {

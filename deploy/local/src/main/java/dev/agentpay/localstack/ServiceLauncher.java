@@ -16,23 +16,37 @@ final class ServiceLauncher {
     private final Path root;
     private final Path logs;
     private final Map<String, Integer> servicePorts;
+    private final Map<String, List<Integer>> instancePorts;
     private final Map<String, String> env;
     private final HttpClient http;
 
-    ServiceLauncher(Path root, Path logs, Map<String, Integer> servicePorts, Map<String, String> env, HttpClient http) {
+    /**
+     * @param servicePorts  instance 1's port per service
+     * @param instancePorts every instance's port per service, instance 1 first ({@code --replicas N})
+     */
+    ServiceLauncher(Path root, Path logs, Map<String, Integer> servicePorts, Map<String, List<Integer>> instancePorts,
+            Map<String, String> env, HttpClient http) {
         this.root = root;
         this.logs = logs;
         this.servicePorts = servicePorts;
+        this.instancePorts = instancePorts;
         this.env = env;
         this.http = http;
     }
 
-    ManagedProcess start(LocalStack.Service svc, PostgresServer pg, KafkaServer kafka, String baseUrl) {
+    /** Instance 1 keeps the service's name; instance n is {@code <service>-n} (logs, pid files, supervisor). */
+    static String instanceName(LocalStack.Service svc, int instance) {
+        return instance == 1 ? svc.name() : svc.name() + "-" + instance;
+    }
+
+    /** Starts instance {@code instance} (1-based) of a service. */
+    ManagedProcess start(LocalStack.Service svc, int instance, PostgresServer pg, KafkaServer kafka, String baseUrl) {
         Path jar = root.resolve(svc.name()).resolve("target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: build first (deploy/local/run builds it)");
         }
-        int port = servicePorts.get(svc.name());
+        int port = instancePorts.get(svc.name()).get(instance - 1);
+        int replicas = instancePorts.get(svc.name()).size();
         Map<String, String> e = new LinkedHashMap<>();
         e.put("HTTP_PORT", Integer.toString(port));
         e.put("DB_HOST", "127.0.0.1");
@@ -44,7 +58,11 @@ final class ServiceLauncher {
         e.put("ADMIN_API_KEY", env.get("ADMIN_API_KEY"));
         e.put("PUBLIC_BASE_URL", baseUrl);
         e.put("GATEWAY_URL", baseUrl);
-        servicePorts.forEach((name, p) -> e.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URL", "http://127.0.0.1:" + p));
+        // With several instances a service reaches another one through the gateway (balanced, like a
+        // Kubernetes Service), not instance 1, which may be the one restarting.
+        servicePorts.forEach((name, p) -> e.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URL",
+                replicas > 1 ? baseUrl : "http://127.0.0.1:" + p));
+        e.put("HOSTNAME", instanceName(svc, instance)); // names the instance in leases and logs
         // Chain settings are public; the anchor signer key goes to anchor-service only.
         env.forEach((k, v) -> {
             if ((k.startsWith("CHAIN_") || k.startsWith("SOLANA_") || k.startsWith("ANCHOR_") || k.startsWith("X402_"))
@@ -69,7 +87,8 @@ final class ServiceLauncher {
         cmd.addAll(List.of(javaOpts.trim().split("\\s+")));
         cmd.add("-jar");
         cmd.add(jar.toString());
-        ManagedProcess p = ManagedProcess.start(svc.name(), cmd, e, root.resolve(svc.name()), logs.resolve(svc.name() + ".log"));
+        ManagedProcess p = ManagedProcess.start(instanceName(svc, instance), cmd, e, root.resolve(svc.name()),
+                logs.resolve(instanceName(svc, instance) + ".log"));
         try {
             Readiness.awaitHttp(http, "http://127.0.0.1:" + port + "/q/health/ready", Duration.ofSeconds(300), p);
         } catch (RuntimeException notReady) {

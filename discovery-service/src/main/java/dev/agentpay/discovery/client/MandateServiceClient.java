@@ -35,10 +35,45 @@ public class MandateServiceClient {
         return get("/v1/public/mandates/" + enc(mandateId) + "/proof");
     }
 
+    /** A partner credential sent on: an API key ({@code x-api-key}) or an OAuth access token ({@code Authorization: Bearer}). */
+    public record Credential(String header, String value, String what) {
+
+        public static Credential apiKey(String key) {
+            return new Credential("x-api-key", key, "api_key");
+        }
+
+        public static Credential bearer(String token) {
+            return new Credential("Authorization", "Bearer " + token, "access token");
+        }
+    }
+
     public Uni<UpstreamResponse> dispute(String mandateId, String apiKey, String reason, String triggeredBy) {
+        return dispute(mandateId, Credential.apiKey(apiKey), reason, triggeredBy);
+    }
+
+    public Uni<UpstreamResponse> dispute(String mandateId, Credential credential, String reason, String triggeredBy) {
         ObjectNode body = JsonNodeFactory.instance.objectNode().put("reason", reason).put("triggered_by", triggeredBy);
         return http.write(SERVICE, http.send(http.jsonRequest(HttpMethod.POST, base() + "/v1/mandates/" + enc(mandateId) + "/dispute")
-                .putHeader("x-api-key", apiKey), body));
+                .putHeader(credential.header(), credential.value()), body));
+    }
+
+    /** The budget of the partner's mandate ({@code GET /v1/mandates/{id}/budget}, the partner's key). */
+    public Uni<UpstreamResponse> budget(String mandateId, String apiKey) {
+        return http.read(SERVICE, http.send(http.jsonRequest(HttpMethod.GET, base() + "/v1/mandates/" + enc(mandateId)
+                + "/budget?limit=20").putHeader("x-api-key", apiKey), null));
+    }
+
+    /**
+     * A charge against the mandate's budget ({@code POST /v1/mandates/{id}/charges}); never retried here (it reserves
+     * money): the caller repeats it with the same idempotency key, which answers the first answer.
+     */
+    public Uni<UpstreamResponse> charge(String mandateId, String apiKey, String idempotencyKey, ObjectNode body) {
+        var req = http.jsonRequest(HttpMethod.POST, base() + "/v1/mandates/" + enc(mandateId) + "/charges")
+                .putHeader("x-api-key", apiKey);
+        if (idempotencyKey != null) {
+            req.putHeader("Idempotency-Key", idempotencyKey);
+        }
+        return http.write(SERVICE, http.send(req, body));
     }
 
     private Uni<UpstreamResponse> get(String path) {

@@ -32,6 +32,9 @@ import java.util.concurrent.Executors;
 public final class UpstreamStub implements AutoCloseable {
 
     public static final String API_KEY = "sk_" + "ab".repeat(32);
+    /** An access token the stub accepts with every scope, and one it answers 403 insufficient_scope (JWT-shaped). */
+    public static final String BEARER = "eyJhbGciOiJFUzI1NiJ9.eyJzY29wZSI6ImRpc3B1dGVzOndyaXRlIn0.c2lnbmF0dXJl";
+    public static final String NARROW_BEARER = "eyJhbGciOiJFUzI1NiJ9.eyJzY29wZSI6Im1hbmRhdGVzOnJlYWQifQ.c2lnbmF0dXJl";
     public static final String PAY_TO = "0x1111111111111111111111111111111111111111";
     public static final String USDC_BASE = "0x833589fCD6eDb6E08f4c3C32D4f71b54bdA02913";
 
@@ -116,7 +119,17 @@ public final class UpstreamStub implements AutoCloseable {
             send(ex, 200, M.createObjectNode().put("success", true).set("data", v));
             return;
         }
-        if (!API_KEY.equals(ex.getRequestHeaders().getFirst("x-api-key"))) {
+        String authorization = ex.getRequestHeaders().getFirst("Authorization");
+        if (authorization != null) {
+            if (authorization.equals("Bearer " + NARROW_BEARER)) {
+                send(ex, 403, error("insufficient_scope", "this operation needs scope disputes:write"));
+                return;
+            }
+            if (!authorization.equals("Bearer " + BEARER)) {
+                send(ex, 401, error("invalid_token", "token is invalid"));
+                return;
+            }
+        } else if (!API_KEY.equals(ex.getRequestHeaders().getFirst("x-api-key"))) {
             send(ex, 401, error("unauthorized", "missing or invalid x-api-key"));
             return;
         }
@@ -156,6 +169,23 @@ public final class UpstreamStub implements AutoCloseable {
             }
             send(ex, 200, M.createObjectNode().put("success", true).set("data", M.createObjectNode()
                     .put("mandate_id", m.get("id").asText()).put("status", m.get("state").asText()).putNull("drs_receipt_id")));
+            return;
+        }
+        if (op.equals("budget") && method.equals("GET")) {
+            send(ex, 200, M.createObjectNode().put("success", true).set("data", M.createObjectNode()
+                    .put("mandate_id", m.get("id").asText()).put("amount", "1").put("reserved", "0").put("spent", "0")
+                    .put("remaining", "1").set("charges", M.createArrayNode())));
+            return;
+        }
+        if (op.equals("charges") && method.equals("POST")) {
+            if (!state.equals("signed_by_both") && !state.equals("in_progress")) {
+                send(ex, 409, error("mandate_not_active", "mandate is " + state));
+                return;
+            }
+            ObjectNode c = M.createObjectNode().put("charge_id", "chg_" + UUID.randomUUID()).put("mandate_id", m.get("id").asText())
+                    .put("invoice_id", UUID.randomUUID().toString()).put("amount", in.path("amount").asText()).put("status", "pending");
+            c.putObject("paymentDetails").put("chain", in.path("chain").asText()).put("paymentAddress", "0x" + "ab".repeat(20));
+            send(ex, 201, M.createObjectNode().put("success", true).set("data", c));
             return;
         }
         if (op.equals("dispute")) {

@@ -94,6 +94,29 @@ public final class CanonicalMandate {
         return out.toString().getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * The signing bytes of a mandate with a budget (issue 28): {@code bytes} (any of the forms above, an object
+     * whose first key sorts after {@code "budget"}) with the member {@code "budget":<budgetJson>} inserted first,
+     * where {@code JSON.stringify} of the key-sorted object puts it. {@code budgetJson} null (no budget) returns
+     * {@code bytes} unchanged, so a mandate without a budget signs exactly what it signed before.
+     *
+     * @param budgetJson the canonical budget object ({@code BudgetTerms.canonicalJson()}), or null
+     */
+    public static byte[] withBudget(byte[] bytes, String budgetJson) {
+        if (budgetJson == null) {
+            return bytes;
+        }
+        if (bytes.length < 2 || bytes[0] != '{') {
+            throw new IllegalArgumentException("signing bytes must be a JSON object");
+        }
+        byte[] member = ("\"budget\":" + budgetJson + ",").getBytes(StandardCharsets.UTF_8);
+        byte[] out = new byte[bytes.length + member.length];
+        out[0] = '{';
+        System.arraycopy(member, 0, out, 1, member.length);
+        System.arraycopy(bytes, 1, out, 1 + member.length, bytes.length - 1);
+        return out;
+    }
+
     /** {@code Date.prototype.toISOString()} of the instant: UTC, millisecond precision. */
     public static String isoMillis(Instant instant) {
         return JsDate.toIsoString(instant);

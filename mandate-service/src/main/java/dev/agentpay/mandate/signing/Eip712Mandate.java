@@ -40,6 +40,12 @@ public final class Eip712Mandate {
     static final String MANDATE_TYPE = "Mandate(string id,string proposer,string counterparty,string scope,bytes32 termsHash,"
             + "string expiresAt,string protoVersion)";
 
+    /** The budget struct (issue 28): a mandate with a budget signs {@link #MANDATE_WITH_BUDGET_TYPE}. */
+    static final String BUDGET_TYPE = "Budget(string amount,string currency,string maxPerCharge,string period)";
+    /** {@link #MANDATE_TYPE} plus the member {@code Budget budget}, then the referenced type (EIP-712 encodeType). */
+    static final String MANDATE_WITH_BUDGET_TYPE = MANDATE_TYPE.substring(0, MANDATE_TYPE.length() - 1) + ",Budget budget)"
+            + BUDGET_TYPE;
+
     private static final HexFormat HEX = HexFormat.of();
     /** secp256k1 group order / 2: signatures with a higher s are the malleable twin (EIP-2) and are refused. */
     private static final BigInteger HALF_N = Sign.CURVE_PARAMS.getN().shiftRight(1);
@@ -54,6 +60,66 @@ public final class Eip712Mandate {
 
     /** The domain: which network and anchor contract the signature is bound to. */
     public record Domain(long chainId, String verifyingContract) {
+    }
+
+    /**
+     * A signed budget as the wallets see it: decimal strings of USDC as sent, the ISO 8601 period; an absent
+     * {@code maxPerCharge} or {@code period} is the empty string.
+     */
+    public record Budget(String amount, String currency, String maxPerCharge, String period) {
+
+        public static Budget of(String amount, String currency, String maxPerCharge, String period) {
+            return new Budget(amount, currency, maxPerCharge == null ? "" : maxPerCharge, period == null ? "" : period);
+        }
+    }
+
+    /** {@code 0x} + hex of the EIP-712 digest of a mandate with {@code budget} (null: {@link #digestHex(Domain, Message)}). */
+    public static String digestHex(Domain domain, Message message, Budget budget) {
+        return "0x" + HEX.formatHex(digest(domain, message, budget));
+    }
+
+    /** The digest of a mandate with {@code budget}; null gives exactly {@link #digest(Domain, Message)}. */
+    public static byte[] digest(Domain domain, Message message, Budget budget) {
+        if (budget == null) {
+            return digest(domain, message);
+        }
+        byte[] out = new byte[66];
+        out[0] = 0x19;
+        out[1] = 0x01;
+        System.arraycopy(domainSeparator(domain), 0, out, 2, 32);
+        System.arraycopy(hashStruct(message, budget), 0, out, 34, 32);
+        return Hash.sha3(out);
+    }
+
+    static byte[] hashStruct(Message m, Budget b) {
+        byte[] budgetHash = Hash.sha3(concat(typeHash(BUDGET_TYPE), strHash(b.amount()), strHash(b.currency()),
+                strHash(b.maxPerCharge()), strHash(b.period())));
+        return Hash.sha3(concat(typeHash(MANDATE_WITH_BUDGET_TYPE), strHash(m.id()), strHash(m.proposer()),
+                strHash(m.counterparty()), strHash(m.scope()), HEX.parseHex(m.termsHash().substring(2)),
+                strHash(m.expiresAt()), strHash(m.protoVersion()), budgetHash));
+    }
+
+    /** The typed data of a mandate with {@code budget} (null: {@link #typedData(Domain, Message)}). */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> typedData(Domain d, Message m, Budget budget) {
+        Map<String, Object> out = typedData(d, m);
+        if (budget == null) {
+            return out;
+        }
+        Map<String, Object> types = (Map<String, Object>) out.get("types");
+        List<Map<String, String>> mandate = new java.util.ArrayList<>((List<Map<String, String>>) types.get(PRIMARY_TYPE));
+        mandate.add(field("budget", "Budget"));
+        types.put(PRIMARY_TYPE, mandate);
+        types.put("Budget", List.of(field("amount", "string"), field("currency", "string"),
+                field("maxPerCharge", "string"), field("period", "string")));
+        Map<String, Object> message = (Map<String, Object>) out.get("message");
+        Map<String, Object> b = new LinkedHashMap<>();
+        b.put("amount", budget.amount());
+        b.put("currency", budget.currency());
+        b.put("maxPerCharge", budget.maxPerCharge());
+        b.put("period", budget.period());
+        message.put("budget", b);
+        return out;
     }
 
     public static Message message(String id, String proposer, String counterparty, String scope, String canonicalTerms,

@@ -2,6 +2,7 @@ package dev.agentpay.commons.auth;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 import java.util.Optional;
 
 /** Credentials every service checks. */
@@ -22,4 +23,37 @@ public interface AuthConfig {
      */
     @WithDefault("true")
     boolean awaitRegistry();
+
+    /** OAuth 2.0 bearer access tokens (service-commons README, "OAuth"). */
+    OAuth oauth();
+
+    interface OAuth {
+
+        /**
+         * The issuer every access token must name ({@code iss}): the public base URL of the API, where
+         * {@code /oauth/token} and {@code /.well-known/oauth-authorization-server} are served.
+         */
+        String issuer();
+
+        /** The audience every access token must name ({@code aud}): the API as a protected resource. */
+        String audience();
+
+        /**
+         * Where this service reads the issuer's signing keys (a JWK set); mandate-service, the issuer, reads
+         * its own keys in-process instead. Unset: bearer tokens are refused ({@code invalid_token}).
+         */
+        Optional<String> jwksUrl();
+
+        /** How long a fetched key set is used before it is fetched again (an unknown {@code kid} fetches at once). */
+        @WithDefault("5m")
+        Duration jwksMaxAge();
+
+        /** Least time between two fetches caused by unknown {@code kid}s (a flood of forged kids costs one fetch). */
+        @WithDefault("10s")
+        Duration jwksMinRefetch();
+
+        /** Clock skew allowed on {@code exp}, {@code iat} and {@code nbf}. */
+        @WithDefault("30s")
+        Duration clockSkew();
+    }
 }

@@ -131,6 +131,40 @@ public class PartnerRegistry {
                 event.apiKeyHashes() == null ? 0 : event.apiKeyHashes().size());
     }
 
+    /**
+     * The scopes the partner's API key may use: every scope unless the partner's key is restricted
+     * ({@code apiKeyScopes} on its registry record).
+     */
+    public Set<String> keyScopes(String partnerId) {
+        PartnerEvent e = byId.get(partnerId);
+        if (e == null || e.apiKeyScopes() == null) {
+            return Scopes.ALL.keySet();
+        }
+        return Set.copyOf(e.apiKeyScopes());
+    }
+
+    /** The active partner with this id, if any (the subject of an access token). */
+    public Optional<Partner> active(String partnerId) {
+        PartnerEvent e = partnerId == null ? null : byId.get(partnerId);
+        if (e == null || !PartnerEvent.ACTIVE.equals(e.status())) {
+            return Optional.empty();
+        }
+        return Optional.of(new Partner(e.partnerId(), e.name()));
+    }
+
+    /**
+     * The scopes an OAuth client of an active partner may still use, if the client is registered (a revoked
+     * client, or one of a revoked partner, is absent: its tokens stop working before they expire).
+     */
+    public Optional<Set<String>> clientScopes(String partnerId, String clientId) {
+        PartnerEvent e = partnerId == null ? null : byId.get(partnerId);
+        if (e == null || clientId == null || !PartnerEvent.ACTIVE.equals(e.status()) || e.oauthClients() == null) {
+            return Optional.empty();
+        }
+        return e.oauthClients().stream().filter(c -> clientId.equals(c.clientId())).findFirst()
+                .map(c -> c.scopes() == null ? Set.<String>of() : Set.copyOf(c.scopes()));
+    }
+
     /** The active partner owning this key, if any. */
     public Optional<Partner> authenticate(String apiKey) {
         if (!ApiKeys.wellFormed(apiKey)) {

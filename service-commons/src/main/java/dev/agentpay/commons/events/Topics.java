@@ -32,6 +32,8 @@ public final class Topics {
 
     public static final String DLT_ANCHOR_MANDATE_EVENTS = deadLetter("anchor-service", MANDATE_EVENTS);
     public static final String DLT_MANDATE_ANCHOR_RECEIPTS = deadLetter("mandate-service", ANCHOR_RECEIPTS);
+    /** mandate-service's invoice-events consumer (charges settled or released by their invoices). */
+    public static final String DLT_MANDATE_INVOICE_EVENTS = deadLetter("mandate-service", INVOICE_EVENTS);
     public static final String DLT_INVOICE_CHAIN_TRANSFERS = deadLetter("invoice-service", CHAIN_TRANSFERS);
     public static final String DLT_DISCOVERY_MANDATE_EVENTS = deadLetter("discovery-service", MANDATE_EVENTS);
     public static final String DLT_DISCOVERY_ANCHOR_RECEIPTS = deadLetter("discovery-service", ANCHOR_RECEIPTS);
@@ -63,6 +65,7 @@ public final class Topics {
             new TopicSpec(PARTNERS, 1, true, -1),
             dlt(DLT_ANCHOR_MANDATE_EVENTS),
             dlt(DLT_MANDATE_ANCHOR_RECEIPTS),
+            dlt(DLT_MANDATE_INVOICE_EVENTS),
             dlt(DLT_INVOICE_CHAIN_TRANSFERS),
             dlt(DLT_DISCOVERY_MANDATE_EVENTS),
             dlt(DLT_DISCOVERY_ANCHOR_RECEIPTS),

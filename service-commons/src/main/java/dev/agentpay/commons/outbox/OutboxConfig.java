@@ -26,6 +26,15 @@ public interface OutboxConfig {
     @WithDefault("20ms")
     Duration lockRetry();
 
+    /**
+     * PostgreSQL's {@code idle_in_transaction_session_timeout} for the relay's transaction: a relay frozen
+     * (SIGSTOP, a long pause) while it holds the relay lock has its session ended by the server after this
+     * long, so another instance's relay takes over (issue 29). The rows it was sending are sent again by the
+     * new relay (at-least-once; consumers dedupe by event id).
+     */
+    @WithDefault("5s")
+    Duration idleTransactionTimeout();
+
     /** Most events published per relay round trip. */
     @WithDefault("500")
     int batchSize();

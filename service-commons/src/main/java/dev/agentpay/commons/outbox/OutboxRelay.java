@@ -36,7 +36,8 @@ import org.eclipse.microprofile.reactive.messaging.Message;
  * published only after the broker acknowledged them (at-least-once; consumers dedupe by event id).
  * Woken in-process right after each commit that wrote an event ({@link Outbox}), with a slow poll
  * ({@link OutboxSchedule}) as the safety net. A transaction-scoped advisory lock keeps one relay per
- * database at a time, so scaled-out replicas never reorder an aggregate's events; a replica woken while
+ * database at a time, so scaled-out replicas never reorder an aggregate's events (a relay frozen holding it
+ * loses it with its session after {@code platform.outbox.idle-transaction-timeout}); a replica woken while
  * another holds the lock tries again shortly, which is how another replica's commits get published
  * promptly. There is deliberately no {@code NOTIFY}: a transaction that notifies takes PostgreSQL's
  * notify-queue lock at commit and holds it through its WAL flush, which serializes every writer's
@@ -124,8 +125,10 @@ public class OutboxRelay {
 
     /** Publishes up to one batch; returns how many rows it published, or {@link #LOCK_BUSY}. */
     public Uni<Integer> relayBatch() {
-        return pool.withTransaction(conn -> conn.preparedQuery("select pg_try_advisory_xact_lock($1)")
-                .execute(Tuple.of(RELAY_LOCK))
+        // a relay frozen inside this transaction must not hold the lock for good: the server ends its session
+        return pool.withTransaction(conn -> conn.preparedQuery("select pg_try_advisory_xact_lock($1),"
+                        + " set_config('idle_in_transaction_session_timeout', $2, true)")
+                .execute(Tuple.of(RELAY_LOCK, Long.toString(config.idleTransactionTimeout().toMillis())))
                 .flatMap(rs -> rs.iterator().next().getBoolean(0) ? publishLocked(conn) : Uni.createFrom().item(LOCK_BUSY)))
                 .invoke(n -> metrics.published(Math.max(n, 0))); // counted once the rows are marked published (committed)
     }

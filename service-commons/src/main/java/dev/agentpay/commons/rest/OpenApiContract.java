@@ -45,6 +45,9 @@ public class OpenApiContract implements OASFilter {
 
     public static final String API_KEY = "apiKey";
     public static final String ADMIN_KEY = "adminKey";
+    /** OAuth 2.0 client credentials (RFC 6749 §4.4): bearer access tokens from {@value #TOKEN_URL}, scopes {@code Scopes.ALL}. */
+    public static final String OAUTH2 = "oauth2";
+    public static final String TOKEN_URL = "/oauth/token";
     public static final String X402_PAYMENT = "x402Payment";
     public static final String X402_SIGNATURE = "x402PaymentSignature";
     static final String ERROR_SCHEMA = "ErrorBody";
@@ -56,7 +59,9 @@ public class OpenApiContract implements OASFilter {
     private static Map<String, String> errors() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("400", "Bad input: `invalid_json`, `invalid_body` or `validation_error` naming the field, or an operation's own code");
-        m.put("401", "Missing or invalid credential (`unauthorized`)");
+        m.put("401", "Missing or invalid credential (`unauthorized`; a refused bearer token: `invalid_token`, with `WWW-Authenticate: Bearer error=\"invalid_token\"`)");
+        m.put("403", "The credential lacks the operation's scope (`insufficient_scope`; a bearer token also gets "
+                + "`WWW-Authenticate: Bearer error=\"insufficient_scope\", scope=\"...\"`)");
         m.put("404", "Nothing with this id for the caller (`*_not_found`); a malformed id is not found too");
         m.put("413", "Request body over the route's limit (`payload_too_large`)");
         m.put("415", "Body not sent as application/json (`unsupported_media_type`)");
@@ -73,6 +78,7 @@ public class OpenApiContract implements OASFilter {
             api.setComponents(components);
         }
         components.addSecurityScheme(API_KEY, header("x-api-key", "A partner's API key (sk_ + 64 hex)."));
+        components.addSecurityScheme(OAUTH2, oauth2());
         components.addSecurityScheme(ADMIN_KEY, header("x-admin-key", "The operator key (admin endpoints; not routed publicly)."));
         components.addSecurityScheme(X402_PAYMENT, header("X-PAYMENT", "x402 v1: the base64 payment payload."));
         components.addSecurityScheme(X402_SIGNATURE, header("PAYMENT-SIGNATURE", "x402 v2: the base64 payment payload."));
@@ -112,6 +118,7 @@ public class OpenApiContract implements OASFilter {
             String status = e.getKey();
             boolean applies = switch (status) {
                 case "401" -> secured;
+                case "403" -> scoped(op);
                 case "404" -> identified;
                 case "413", "415" -> body;
                 default -> true;
@@ -129,6 +136,23 @@ public class OpenApiContract implements OASFilter {
                 }
             }
         }
+    }
+
+    /** Whether the operation takes an OAuth 2.0 token with a scope (its credential can lack that scope). */
+    private static boolean scoped(Operation op) {
+        return op.getSecurity().stream().anyMatch(r -> r.getSchemes() != null && r.getSchemes().containsKey(OAUTH2)
+                && r.getSchemes().get(OAUTH2) != null && !r.getSchemes().get(OAUTH2).isEmpty());
+    }
+
+    private static SecurityScheme oauth2() {
+        Map<String, String> scopes = new LinkedHashMap<>(dev.agentpay.commons.auth.Scopes.ALL);
+        return OASFactory.createSecurityScheme().type(SecurityScheme.Type.OAUTH2)
+                .description("OAuth 2.0 client credentials (RFC 6749 §4.4): POST " + TOKEN_URL + " with the client's id and "
+                        + "secret (client_secret_basic or client_secret_post) for a JWT access token (ES256, at most 15 minutes); "
+                        + "send it as `Authorization: Bearer <token>`. Keys: /.well-known/jwks.json; metadata: "
+                        + "/.well-known/oauth-authorization-server. Each operation names the scope it needs.")
+                .flows(OASFactory.createOAuthFlows().clientCredentials(OASFactory.createOAuthFlow()
+                        .tokenUrl(TOKEN_URL).scopes(scopes)));
     }
 
     /** Whether the operation reads {@code If-None-Match}: it answers 304 when the caller holds the current version. */

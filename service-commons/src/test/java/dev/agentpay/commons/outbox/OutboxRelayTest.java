@@ -104,6 +104,10 @@ class OutboxRelayTest {
             public Duration retention() {
                 return Duration.ofDays(1);
             }
+
+            public Duration idleTransactionTimeout() {
+                return Duration.ofSeconds(1);
+            }
         };
     }
 
@@ -152,6 +156,29 @@ class OutboxRelayTest {
         assertThat(seenByOther[0]).isEqualTo(OutboxRelay.LOCK_BUSY);
         assertThat(published).isEqualTo(1);
         assertThat(sent).hasSize(1);
+    }
+
+    @Test
+    void aRelayFrozenWhileHoldingTheLockLosesItToAnotherInstanceWithinSeconds() {
+        commit(List.of(event("agg")));
+        // the first relay freezes in the middle of its send (its broker acknowledgement never comes)
+        OutboxRelay frozen = relay(3);
+        frozen.emitter = neverAcknowledging();
+        frozen.relayBatch().subscribe().with(x -> { }, f -> { });
+        await("the frozen relay holds the lock").atMost(T).until(() -> relay.relayBatch().await().atMost(T) == OutboxRelay.LOCK_BUSY);
+        Instant froze = Instant.now();
+        // PostgreSQL ends the frozen relay's idle session (1 s here): this relay takes over and publishes the row
+        await("another relay takes over").atMost(T).until(() -> relay.relayBatch().await().atMost(T) == 1);
+        assertThat(Duration.between(froze, Instant.now())).isLessThan(Duration.ofSeconds(8));
+        assertThat(sent).hasSize(1);
+        assertThat(pool.query("select count(*) from outbox_event where published_at is null").execute().await().atMost(T)
+                .iterator().next().getLong(0)).isZero();
+    }
+
+    @SuppressWarnings("unchecked")
+    private MutinyEmitter<String> neverAcknowledging() {
+        return (MutinyEmitter<String>) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {MutinyEmitter.class},
+                (proxy, method, args) -> Uni.createFrom().nothing());
     }
 
     @Test

@@ -88,9 +88,11 @@ public interface WebhookConfig {
 
         /**
          * How long a claimed attempt is reserved for this instance; if the instance dies mid-attempt
-         * another one retries after this lease (at-least-once).
+         * another one retries after this lease (at-least-once). Longer than the attempt's timeout (15 s), so
+         * an attempt still in flight is never sent again by another instance; short, so the attempts of a
+         * frozen or killed instance resume soon (issue 29).
          */
-        @WithDefault("60s")
+        @WithDefault("20s")
         Duration lease();
     }
 

@@ -1,5 +1,6 @@
 package dev.agentpay.anchor.anchoring.service;
 
+import dev.agentpay.commons.lease.HeldLease;
 import dev.agentpay.commons.loop.WakeLoop;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -21,8 +22,8 @@ import org.jboss.logging.Logger;
  * {@code anchor.receipt-poll-interval}. Fees: {@link FeePolicy}; broadcasts: {@link Broadcaster}; nonce
  * gaps: {@link NonceGapHealer}; meters: {@link AnchorMetrics}.
  *
- * <p>Designed for a single signer and a single replica (see README); row locks keep a second replica
- * from double-anchoring but it would add no throughput.
+ * <p>One signer, any number of instances: the signer's lease ({@link SignerLease}) picks the one that
+ * batches and confirms, and fences every effect with its token (README, "Several instances").
  */
 @ApplicationScoped
 public class AnchorPipeline extends AnchorStage {
@@ -43,6 +44,7 @@ public class AnchorPipeline extends AnchorStage {
     Vertx vertx;
 
     private final AtomicBoolean active = new AtomicBoolean();
+    private boolean holding;
     private WakeLoop batchLoop;
     private WakeLoop confirmLoop;
 
@@ -58,28 +60,65 @@ public class AnchorPipeline extends AnchorStage {
     }
 
     void onStop(@Observes ShutdownEvent ev) {
-        stop();
+        // a clean shutdown lets the signer go at once: another instance takes it at its next try (1 s)
+        release();
     }
 
     /**
-     * Checks the chain (id, contract, signer), reconciles the nonce and rebroadcasts stored but
-     * unresolved transactions, then starts batching and confirming. Fails (and so fails start-up) on a
-     * wrong chain or contract.
+     * Checks the chain (id, contract, signer; fails, and so fails start-up, on a wrong chain or contract),
+     * then keeps the signer's lease ({@link SignerLease}): while this instance holds it, the nonce is
+     * reconciled, stored but unresolved transactions are broadcast again, and batching and confirming run.
+     * An instance that does not hold it consumes and stores intents and takes the signer over when the
+     * holder stops renewing (README, "Several instances").
      */
     public synchronized void start() {
-        if (active.get()) {
+        if (holding) {
             return;
         }
-        reconcile().await().atMost(config.startupTimeout().plusSeconds(30));
-        confirmer.started();
-        active.set(true);
-        batchLoop.every(Duration.ofSeconds(1)).start();
-        confirmLoop.every(config.receiptPollInterval()).start();
-        LOG.infof("anchoring on chain %d, contract %s, signer %s", config.chainId(), config.contractAddress(), signer.address());
+        guard.verify(config.chainId(), config.contractAddress(), signer.address()).await().atMost(config.startupTimeout().plusSeconds(30));
+        holding = true;
+        lease.hold(new HeldLease.Owner() {
+            @Override
+            public Uni<Void> acquired(long token) {
+                return begin(token);
+            }
+
+            @Override
+            public void lost(long token) {
+                end();
+            }
+        }).start().await().atMost(config.startupTimeout().plusSeconds(30));
+        if (!active.get()) {
+            LOG.infof("anchoring: the signer is held by another instance; this one (%s) stores intents and stands by", lease.holder());
+        }
     }
 
-    /** Stops batching and confirming (work in flight finishes or is abandoned, as in a crash). */
+    /** Stops batching and confirming and stops renewing the signer's lease (work in flight finishes or is abandoned, as in a crash). */
     public synchronized void stop() {
+        holding = false;
+        lease.stop();
+        end();
+    }
+
+    /** Stops, letting the signer's lease go at once (a clean shutdown). */
+    public synchronized void release() {
+        holding = false;
+        lease.release().await().atMost(config.startupTimeout());
+        end();
+    }
+
+    private Uni<Void> begin(long token) {
+        return reconcile(token).invoke(() -> {
+            confirmer.started();
+            active.set(true);
+            batchLoop.every(Duration.ofSeconds(1)).start();
+            confirmLoop.every(config.receiptPollInterval()).start();
+            LOG.infof("anchoring on chain %d, contract %s, signer %s (instance %s, fencing token %d)", config.chainId(),
+                    config.contractAddress(), signer.address(), lease.holder(), token);
+        });
+    }
+
+    private void end() {
         active.set(false);
         confirmer.stopped();
         batchLoop.stop();
@@ -90,19 +129,19 @@ public class AnchorPipeline extends AnchorStage {
         return active.get();
     }
 
-    Uni<Void> reconcile() {
+    /** Nonce reconciliation under the signer's fencing token, then the stored but unresolved transactions broadcast again. */
+    Uni<Void> reconcile(long token) {
         String me = signer.address();
-        return guard.verify(config.chainId(), config.contractAddress(), me)
-                .chain(() -> chain.transactionCount(me, true))
-                .chain(pending -> repo.storedNextNonce(pool, me).chain(stored -> {
+        return chain.transactionCount(me, true)
+                .chain(pending -> pool.withTransaction(c -> lease.fence(c, token).chain(() -> repo.storedNextNonce(c, me)).chain(stored -> {
                     if (stored >= 0 && pending > stored) {
                         LOG.warnf("signer %s has %d transactions on chain but we allocated only up to %d: another party"
                                 + " used the key; continuing from %d", me, pending, stored, pending);
                     } else if (stored > pending) {
                         LOG.infof("nonces %d..%d are stored but not known to the node; rebroadcasting", pending, stored - 1);
                     }
-                    return repo.reconcileNonce(pool, me, pending);
-                }))
+                    return repo.reconcileNonce(c, me, pending);
+                })))
                 .chain(next -> repo.openTxs(pool, 10_000))
                 .chain(broadcaster::broadcastAll);
     }

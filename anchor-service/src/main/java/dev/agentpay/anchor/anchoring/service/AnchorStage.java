@@ -26,4 +26,6 @@ abstract class AnchorStage {
     Pool pool;
     @Inject
     Broadcaster broadcaster;
+    @Inject
+    SignerLease lease;
 }

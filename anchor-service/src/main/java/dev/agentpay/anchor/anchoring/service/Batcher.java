@@ -26,6 +26,10 @@ public class Batcher extends AnchorStage {
 
     /** Sends one batch of pending intents; emits how many intents it took. */
     Uni<Integer> round() {
+        long token = lease.token(); // this round's effects commit under this token or not at all
+        if (token < 0) {
+            return Uni.createFrom().item(0);
+        }
         return repo.pending(pool, config.maxBatchSize()).flatMap(items -> {
             if (items.isEmpty()) {
                 return Uni.createFrom().item(0);
@@ -33,14 +37,14 @@ public class Batcher extends AnchorStage {
             String data = contract.encodeBatch(items);
             return Uni.combine().all().unis(fees.current(), chain.estimateGas(signer.address(), config.contractAddress(), data))
                     .asTuple()
-                    .flatMap(t -> storeSigned(items, data, t.getItem1(), t.getItem2()))
+                    .flatMap(t -> storeSigned(token, items, data, t.getItem1(), t.getItem2()))
                     .invoke(tx -> metrics.txSent.increment())
                     .call(tx -> broadcaster.broadcast(tx.nonce(), tx.hash(), tx.raw()))
                     .replaceWith(items.size());
         });
     }
 
-    private Uni<SignedTx> storeSigned(List<PendingItem> items, String data, FeePolicy.Fees f, BigInteger gasEstimate) {
+    private Uni<SignedTx> storeSigned(long token, List<PendingItem> items, String data, FeePolicy.Fees f, BigInteger gasEstimate) {
         if (!f.affordable()) {
             return Uni.createFrom().failure(new IllegalStateException("base fee " + f.baseFee() + " wei is above the fee cap "
                     + config.fees().maxFeeCapWei() + " wei; waiting"));
@@ -48,7 +52,7 @@ public class Batcher extends AnchorStage {
         BigInteger gasLimit = fees.gasLimit(gasEstimate);
         List<String> ids = items.stream().map(PendingItem::transitionId).toList();
         String me = signer.address();
-        return pool.withTransaction(c -> repo.lockNextNonce(c, me)
+        return pool.withTransaction(c -> lease.fence(c, token).chain(() -> repo.lockNextNonce(c, me))
                 .flatMap(nonce -> repo.lockPending(c, ids).flatMap(locked -> {
                     if (locked != ids.size()) {
                         // another round took some of them meanwhile: give the nonce back by rolling back

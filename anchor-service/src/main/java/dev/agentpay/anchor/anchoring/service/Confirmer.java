@@ -74,6 +74,10 @@ public class Confirmer extends AnchorStage {
 
     /** One pass over open transactions: heal a nonce gap, record deep-enough receipts, rebroadcast the stale, re-queue the dropped. */
     Uni<Void> round() {
+        long token = lease.token(); // this round's effects commit under this token or not at all
+        if (token < 0) {
+            return Uni.createFrom().voidItem();
+        }
         return repo.openTxs(pool, 200).flatMap(open -> {
             if (open.isEmpty()) {
                 oldestOpen = null;
@@ -81,17 +85,17 @@ public class Confirmer extends AnchorStage {
                 return Uni.createFrom().voidItem();
             }
             oldestOpen = open.stream().map(OpenTx::createdAt).min(Instant::compareTo).orElse(null);
-            return healer.healIfAny(open).chain(() -> chain.blockNumber()).flatMap(head -> Multi.createFrom().iterable(open)
-                    .onItem().transformToUni(tx -> check(tx, head)).merge(8)
+            return healer.healIfAny(open, token).chain(() -> chain.blockNumber()).flatMap(head -> Multi.createFrom().iterable(open)
+                    .onItem().transformToUni(tx -> check(tx, head, token)).merge(8)
                     .collect().last().replaceWithVoid());
         });
     }
 
-    private Uni<Void> check(OpenTx tx, long head) {
+    private Uni<Void> check(OpenTx tx, long head, long token) {
         return chain.receipt(tx.hash()).flatMap(r -> {
             if (r.isPresent()) {
                 long block = r.get().getBlockNumber().longValueExact();
-                return head - block + 1 >= config.confirmations() ? record(tx, r.get()) : Uni.createFrom().voidItem();
+                return head - block + 1 >= config.confirmations() ? record(tx, r.get(), token) : Uni.createFrom().voidItem();
             }
             return chain.transactionCount(signer.address(), false).flatMap(mined -> {
                 if (mined > tx.nonce()) {
@@ -109,7 +113,7 @@ public class Confirmer extends AnchorStage {
                                     return Uni.createFrom().voidItem();
                                 }
                                 suspectSince.remove(tx.nonce());
-                                return dropped(tx);
+                                return dropped(tx, token);
                             }));
                 }
                 suspectSince.remove(tx.nonce());
@@ -126,18 +130,18 @@ public class Confirmer extends AnchorStage {
         });
     }
 
-    private Uni<Void> dropped(OpenTx tx) {
+    private Uni<Void> dropped(OpenTx tx, long token) {
         LOG.errorf("anchor tx %s (nonce %d) was replaced by another transaction of the signer; re-queueing its transitions",
                 tx.hash(), tx.nonce());
-        return pool.withTransaction(c -> repo.failTx(c, tx.nonce(), "nonce used by another transaction"));
+        return pool.withTransaction(c -> lease.fence(c, token).chain(() -> repo.failTx(c, tx.nonce(), "nonce used by another transaction")));
     }
 
-    private Uni<Void> record(OpenTx tx, TransactionReceipt receipt) {
+    private Uni<Void> record(OpenTx tx, TransactionReceipt receipt, long token) {
         if (!recording) {
             return Uni.createFrom().voidItem();
         }
         long block = receipt.getBlockNumber().longValueExact();
-        return pool.withTransaction(c -> repo.lockSentItems(c, tx.nonce()).flatMap(items -> {
+        return pool.withTransaction(c -> lease.fence(c, token).chain(() -> repo.lockSentItems(c, tx.nonce())).flatMap(items -> {
             if (items.isEmpty()) {
                 return Uni.createFrom().item(List.<SentItem>of());
             }

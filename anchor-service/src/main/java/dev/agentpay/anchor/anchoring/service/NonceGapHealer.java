@@ -49,7 +49,7 @@ public class NonceGapHealer extends AnchorStage {
     }
 
     /** Looks for a gap below the open transactions (lowest nonce first) and heals it once it has lasted. */
-    Uni<Void> healIfAny(List<OpenTx> open) {
+    Uni<Void> healIfAny(List<OpenTx> open, long token) {
         long lowest = open.get(0).nonce();
         String me = signer.address();
         return chain.transactionCount(me, false).flatMap(mined -> {
@@ -70,7 +70,10 @@ public class NonceGapHealer extends AnchorStage {
                 return Uni.createFrom().voidItem();
             }
             lastHeal = now;
-            return refill(mined, Math.min(lowest, mined + MAX_REFILL), open);
+            // the fillers are sent, not stored: check the signer is still ours right before (a stale filler is
+            // harmless anyway: a nonce it takes from a stored transaction makes that one "replaced", re-queued)
+            return pool.withTransaction(c -> lease.fence(c, token))
+                    .chain(() -> refill(mined, Math.min(lowest, mined + MAX_REFILL), open));
         });
     }
 

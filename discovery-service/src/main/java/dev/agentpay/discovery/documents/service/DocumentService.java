@@ -147,6 +147,18 @@ public class DocumentService {
         schemes.addObject().put("name", "api_key").put("header", "x-api-key").put("format", "sk_ followed by 64 lowercase hex")
                 .put("mcp_argument", "api_key")
                 .put("applies_to", "/v1/mandates/**, /v1/invoices/** (except /v1/invoices/{id}/pay), /v1/webhooks, service_dispute_open");
+        ObjectNode oauth = schemes.addObject().put("name", "oauth2").put("flow", "client_credentials")
+                .put("header", "Authorization").put("format", "Bearer <JWT access token, ES256, at most 15 minutes>")
+                .put("token_endpoint", url("/oauth/token"))
+                .put("metadata", url("/.well-known/oauth-authorization-server"))
+                .put("protected_resource_metadata", url("/.well-known/oauth-protected-resource"))
+                .put("jwks_uri", url("/.well-known/jwks.json"))
+                .put("mcp_argument", "access_token")
+                .put("applies_to", "wherever api_key applies, per scope (each operation's scope: /openapi.json); "
+                        + "service_dispute_open needs disputes:write (the token may also be the MCP request's Authorization header)")
+                .put("reference", url(DocumentPaths.reference("authentication.md")));
+        ArrayNode scopes = oauth.putArray("scopes");
+        dev.agentpay.commons.auth.Scopes.ALL.keySet().forEach(scopes::add);
         schemes.addObject().put("name", "x402").put("header", "X-PAYMENT").put("format", "base64 x402 payment proof")
                 .put("mcp_argument", "x_payment")
                 .put("applies_to", "/api/x402/invoice, /api/x402/settle, POST /v1/invoices/{id}/pay, service_create_invoice, service_settle_invoice, service_pay_invoice")
@@ -266,7 +278,7 @@ public class DocumentService {
         ArrayNode p = mapper.createArrayNode();
         partnerships.forEach(p::add);
         ObjectNode definitions = mapper.createObjectNode();
-        definitions.put("drs_receipts_issued", "mandates that reached signed_by_both (mandate.signed_by_both events)");
+        definitions.put("drs_receipts_issued", "mandates that reached signed_by_both or signed_by_all (mandate.signed_by_both, mandate.signed_by_all events)");
         definitions.put("mandates_anchored", "distinct mandates with at least one transition anchored on chain");
         definitions.put("invoices_settled", "invoices currently SETTLED (invoice.settled minus invoice.unsettled after a reorg)");
         definitions.put("anchored_transitions", "anchor receipts received (one per anchored transition)");

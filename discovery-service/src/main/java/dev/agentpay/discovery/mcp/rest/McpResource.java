@@ -47,7 +47,8 @@ public class McpResource {
     @POST
     @Consumes(MediaType.WILDCARD)
     public Uni<Response> post(String body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
-            @HeaderParam("Origin") String origin, @Context HttpServerRequest request) {
+            @HeaderParam("Origin") String origin, @HeaderParam("Authorization") String authorization,
+            @Context HttpServerRequest request) {
         // HTTP/1.1 Host or HTTP/2 :authority, whichever the client sent
         HostAndPort authority = request.authority();
         String refusal = guard.refusal(origin, authority == null ? null : authority.host());
@@ -72,7 +73,13 @@ public class McpResource {
         if (msg == null) {
             return Uni.createFrom().item(rpcError(400, McpProtocol.PARSE_ERROR, "Parse error: " + why));
         }
-        return mcp.handle(msg).map(answer -> answer
+        // MCP's authorization: an OAuth access token on the transport serves the keyed tools (never logged)
+        String bearer = authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
+                && authorization.length() > 7 ? authorization.substring(7).trim() : null;
+        if (bearer != null && !bearer.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+            return Uni.createFrom().item(rpcError(400, McpProtocol.INVALID_REQUEST, "Invalid Request: the Authorization header is not a bearer token"));
+        }
+        return mcp.handle(msg, bearer).map(answer -> answer
                 .map(a -> Response.status(a.has("error") && a.get("error").get("code").asInt() == McpProtocol.INVALID_REQUEST ? 400 : 200)
                         .type(MediaType.APPLICATION_JSON_TYPE).entity(a).build())
                 .orElseGet(() -> Response.accepted().build()));

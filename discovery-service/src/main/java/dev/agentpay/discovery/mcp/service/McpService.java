@@ -46,6 +46,11 @@ public class McpService {
 
     /** Answers one JSON-RPC message (already parsed). */
     public Uni<Optional<ObjectNode>> handle(JsonNode msg) {
+        return handle(msg, null);
+    }
+
+    /** Handles one message; {@code bearer}: the access token of the request's {@code Authorization: Bearer} header, if any. */
+    public Uni<Optional<ObjectNode>> handle(JsonNode msg, String bearer) {
         if (!msg.isObject()) {
             return reply(error(null, McpProtocol.INVALID_REQUEST, "Invalid Request: expected one JSON-RPC object (batches are not supported)"));
         }
@@ -79,7 +84,7 @@ public class McpService {
             case "initialize" -> reply(result(id, initialize(p)));
             case "ping" -> reply(result(id, mapper.createObjectNode()));
             case "tools/list" -> reply(result(id, toolsListResult));
-            case "tools/call" -> toolsCall(id, p);
+            case "tools/call" -> toolsCall(id, p, bearer);
             default -> reply(error(id, McpProtocol.METHOD_NOT_FOUND, "Method not found: " + truncate(method.asText())));
         };
     }
@@ -99,7 +104,7 @@ public class McpService {
         return r;
     }
 
-    private Uni<Optional<ObjectNode>> toolsCall(JsonNode id, ObjectNode p) {
+    private Uni<Optional<ObjectNode>> toolsCall(JsonNode id, ObjectNode p, String bearer) {
         JsonNode name = p.get("name");
         if (name == null || !name.isTextual()) {
             return reply(error(id, McpProtocol.INVALID_PARAMS, "Invalid params: name (string) is required"));
@@ -113,7 +118,7 @@ public class McpService {
             return reply(error(id, McpProtocol.INVALID_PARAMS, "Invalid params: arguments must be an object"));
         }
         ObjectNode a = args != null && args.isObject() ? (ObjectNode) args : mapper.createObjectNode();
-        return executor.call(tool.get(), a)
+        return executor.call(tool.get(), a, bearer)
                 .map(r -> Optional.of(result(id, r)))
                 .onFailure().recoverWithItem(e -> {
                     LOG.error("tool " + LogSafe.value(name.asText()) + " failed unexpectedly", e);

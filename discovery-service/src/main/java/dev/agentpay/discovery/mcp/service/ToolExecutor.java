@@ -49,6 +49,14 @@ public class ToolExecutor {
     MandateVerifier verifier;
 
     public Uni<ObjectNode> call(ObjectNode tool, ObjectNode args) {
+        return call(tool, args, null);
+    }
+
+    /**
+     * Runs the tool; {@code bearer} is the access token the MCP request itself carried ({@code Authorization:
+     * Bearer}), used by tools that take a partner credential when the arguments name none.
+     */
+    public Uni<ObjectNode> call(ObjectNode tool, ObjectNode args, String bearer) {
         String name = tool.get("name").asText();
         List<String> problems = new java.util.ArrayList<>(headerProblems(args));
         problems.addAll(ArgumentValidator.problems(tool.get("inputSchema"), args));
@@ -59,9 +67,11 @@ public class ToolExecutor {
         Uni<ObjectNode> result = switch (name) {
             case "service_get_pricing" -> document(DocumentPaths.section(DocumentPaths.PRICING));
             case "service_get_trust_signals" -> document(DocumentPaths.section(DocumentPaths.TRUST_SIGNALS));
-            case "service_query_mandate" -> queryMandate(args.get("mandate_id").asText());
+            case "service_query_mandate" -> queryMandate(args.get("mandate_id").asText(),
+                    args.hasNonNull("api_key") ? args.get("api_key").asText() : null);
+            case "service_charge_mandate" -> chargeMandate(args);
             case "service_verify_mandate" -> verifyMandate(args.get("mandate_id").asText());
-            case "service_dispute_open" -> disputeOpen(args);
+            case "service_dispute_open" -> disputeOpen(args, bearer);
             case "service_create_invoice" -> x402(tool, "/api/x402/invoice", args);
             case "service_settle_invoice" -> x402(tool, "/api/x402/settle", args);
             case "service_pay_invoice" -> payInvoice(tool, args);
@@ -80,7 +90,8 @@ public class ToolExecutor {
      * visible ASCII, no space, CR, LF or other control (Vert.x would throw with the value in its message).
      */
     static final java.util.Map<String, String> HEADER_BOUND = java.util.Map.of(
-            "api_key", "x-api-key", "x_payment", InvoiceServiceClient.X_PAYMENT);
+            "api_key", "x-api-key", "access_token", "Authorization", "x_payment", InvoiceServiceClient.X_PAYMENT,
+            "idempotency_key", "Idempotency-Key");
 
     static List<String> headerProblems(ObjectNode args) {
         List<String> out = new java.util.ArrayList<>();
@@ -115,15 +126,62 @@ public class ToolExecutor {
                 .orElseGet(() -> failure("The document " + path + " is not available yet; retry shortly", error("not_ready", path))));
     }
 
-    private Uni<ObjectNode> queryMandate(String id) {
-        return mandates.publicMandate(id).map(r -> {
+    private Uni<ObjectNode> queryMandate(String id, String apiKey) {
+        return mandates.publicMandate(id).flatMap(r -> {
+            if (!r.ok()) {
+                return Uni.createFrom().item(r.status() == 404
+                        ? failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"))
+                        : refused(MandateServiceClient.SERVICE, r));
+            }
+            ObjectNode view = unwrap(r.body());
+            if (apiKey == null) {
+                return Uni.createFrom().item(success(view));
+            }
+            // with the owner's key: the budget (never in the public view)
+            return mandates.budget(id, apiKey).map(b -> {
+                if (b.ok()) {
+                    view.set("budget", unwrap(b.body()));
+                    return success(view);
+                }
+                if (b.status() == 404 && "no_budget".equals(b.body() == null ? null : b.body().path("error").path("code").asText())) {
+                    view.putNull("budget");
+                    return success(view);
+                }
+                return switch (b.status()) {
+                    case 401 -> failure("The api_key was refused by mandate-service (missing, invalid or revoked)", upstreamError(b, "unauthorized"));
+                    case 404 -> failure("Mandate " + id + " is not this partner's", upstreamError(b, "mandate_not_found"));
+                    default -> refused(MandateServiceClient.SERVICE, b);
+                };
+            });
+        });
+    }
+
+    /** {@code POST /v1/mandates/{id}/charges} with the partner's key; the body is the tool's arguments less the credentials. */
+    private Uni<ObjectNode> chargeMandate(ObjectNode args) {
+        String id = args.get("mandate_id").asText();
+        ObjectNode body = mapper.createObjectNode();
+        body.set("amount", args.get("amount"));
+        body.set("chain", args.get("chain"));
+        if (args.hasNonNull("description")) {
+            body.set("description", args.get("description"));
+        }
+        if (args.hasNonNull("expires_in")) {
+            body.set("expires_in", args.get("expires_in"));
+        }
+        String idem = args.hasNonNull("idempotency_key") ? args.get("idempotency_key").asText() : null;
+        return mandates.charge(id, args.get("api_key").asText(), idem, body).map(r -> {
             if (r.ok()) {
                 return success(unwrap(r.body()));
             }
-            if (r.status() == 404) {
-                return failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
-            }
-            return refused(MandateServiceClient.SERVICE, r);
+            return switch (r.status()) {
+                case 401 -> failure("The api_key was refused by mandate-service (missing, invalid or revoked)", upstreamError(r, "unauthorized"));
+                case 404 -> failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
+                case 409 -> failure("The charge was refused: " + upstreamError(r, "refused").path("error").path("message").asText(),
+                        upstreamError(r, "refused"));
+                case 503 -> failure("The charge is reserved but its invoice is not created yet; call again with the same "
+                        + "idempotency_key", upstreamError(r, "charge_pending"));
+                default -> refused(MandateServiceClient.SERVICE, r);
+            };
         });
     }
 
@@ -140,9 +198,17 @@ public class ToolExecutor {
         });
     }
 
-    private Uni<ObjectNode> disputeOpen(ObjectNode args) {
+    private Uni<ObjectNode> disputeOpen(ObjectNode args, String bearer) {
         String id = args.get("mandate_id").asText();
-        return mandates.dispute(id, args.get("api_key").asText(), args.get("reason").asText(), "mcp:service_dispute_open")
+        MandateServiceClient.Credential credential = credential(args, bearer);
+        if (credential == null) {
+            String why = args.has("api_key") && args.has("access_token")
+                    ? "send one credential: api_key or access_token, not both"
+                    : "api_key: is required (or an OAuth 2.0 access token with scope disputes:write: access_token, or the MCP "
+                            + "request's Authorization: Bearer header)";
+            return Uni.createFrom().item(failure("Invalid arguments for service_dispute_open: " + why, error("invalid_arguments", why)));
+        }
+        return mandates.dispute(id, credential, args.get("reason").asText(), "mcp:service_dispute_open")
                 .map(r -> {
                     if (r.ok()) {
                         ObjectNode data = unwrap(r.body());
@@ -155,13 +221,31 @@ public class ToolExecutor {
                         return success(data);
                     }
                     return switch (r.status()) {
-                        case 401 -> failure("The api_key was refused by mandate-service (missing, invalid or revoked)", upstreamError(r, "unauthorized"));
+                        case 401 -> failure("The " + credential.what() + " was refused by mandate-service (missing, invalid, expired or revoked)",
+                                upstreamError(r, "unauthorized"));
+                        case 403 -> failure("The " + credential.what() + " lacks scope disputes:write", upstreamError(r, "insufficient_scope"));
                         case 404 -> failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
-                        case 409 -> failure("Mandate " + id + " cannot be disputed in its current state (only signed_by_both or in_progress)",
+                        case 409 -> failure("Mandate " + id + " cannot be disputed in its current state (only signed_by_both, signed_by_all or in_progress)",
                                 upstreamError(r, "invalid_transition"));
                         default -> refused(MandateServiceClient.SERVICE, r);
                     };
                 });
+    }
+
+    /** The partner credential of a keyed tool: api_key, access_token, or the MCP request's bearer token; null if none or two. */
+    static MandateServiceClient.Credential credential(ObjectNode args, String bearer) {
+        boolean key = args.hasNonNull("api_key");
+        boolean token = args.hasNonNull("access_token");
+        if (key && token) {
+            return null;
+        }
+        if (key) {
+            return MandateServiceClient.Credential.apiKey(args.get("api_key").asText());
+        }
+        if (token) {
+            return MandateServiceClient.Credential.bearer(args.get("access_token").asText());
+        }
+        return bearer == null ? null : MandateServiceClient.Credential.bearer(bearer);
     }
 
     /** {@code POST /v1/invoices/{id}/pay}: the id goes in the path (a UUID, so nothing else can). */

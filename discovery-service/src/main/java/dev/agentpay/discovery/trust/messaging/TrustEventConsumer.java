@@ -41,6 +41,8 @@ public class TrustEventConsumer {
     public static final String INVOICE_CHANNEL = "trust-invoice-events";
     static final String CONSUMER = "discovery-trust-signals";
     static final String SIGNED_BY_BOTH = "mandate.signed_by_both";
+    /** A mandate of three or more parties fully signed: its DRS receipt is issued then, as at signed_by_both. */
+    static final String SIGNED_BY_ALL = "mandate.signed_by_all";
 
     @Inject
     Pool pool;
@@ -59,8 +61,8 @@ public class TrustEventConsumer {
     static final Consumer INVOICES = new Consumer("discovery-trust-invoices", Topics.DLT_DISCOVERY_INVOICE_EVENTS);
 
     /**
-     * Mandate events arrive in poll batches and only {@code signed_by_both} counts, so a record whose text
-     * does not even contain that word is skipped without decoding (most of the topic: proposals,
+     * Mandate events arrive in poll batches and only {@code signed_by_both} and {@code signed_by_all} (a receipt
+     * issued) count, so a record whose text does not even contain either word is skipped without decoding (most of the topic: proposals,
      * signatures, completions); the counted ones of a batch share one transaction, in order.
      */
     @Incoming(MANDATE_CHANNEL)
@@ -72,12 +74,13 @@ public class TrustEventConsumer {
         List<Uni<Void>> deadLetters = new ArrayList<>();
         for (int i = 0; i < payloads.size(); i++) {
             String payload = payloads.get(i);
-            if (payload == null || !payload.contains("signed_by_both")) {
+            if (payload == null || !payload.contains("signed_by_both") && !payload.contains("signed_by_all")) {
                 continue;
             }
             try {
                 MandateEvent e = decode(payload, MandateEvent.class);
-                if (SIGNED_BY_BOTH.equals(e.type()) || "signed_by_both".equals(e.toState())) {
+                if (SIGNED_BY_BOTH.equals(e.type()) || "signed_by_both".equals(e.toState())
+                        || SIGNED_BY_ALL.equals(e.type()) || "signed_by_all".equals(e.toState())) {
                     counted.add(e);
                 }
             } catch (PoisonRecordException poison) {

@@ -72,7 +72,8 @@ public class MandateVerifier {
             String th = hex(Hash.sha3(terms.getBytes(StandardCharsets.UTF_8)));
             checks.add(new Check("terms_hash", th.equals(msg.path("termsHash").asText()),
                     "keccak256(terms) " + th + ", typed data says " + msg.path("termsHash").asText()));
-            checks.add(new Check("parties", msg.path("proposer").asText("").equals(parties.get("proposer"))
+            checks.add(msg.has("parties") ? partiesCheck(msg.path("parties"), proof.path("signatures"), "typed data")
+                    : new Check("parties", msg.path("proposer").asText("").equals(parties.get("proposer"))
                     && msg.path("counterparty").asText("").equals(parties.get("counterparty")),
                     "typed data names " + msg.path("proposer").asText() + " / " + msg.path("counterparty").asText()));
             checks.add(new Check("mandate_id", msg.path("id").asText("").equals(proof.path("mandate_id").asText()),
@@ -88,7 +89,8 @@ public class MandateVerifier {
                 c = mapper.createObjectNode();
             }
             checks.add(new Check("terms", c.path("terms").equals(readOrNull(terms)), "the canonical bytes carry the proof's terms"));
-            checks.add(new Check("parties", c.path("proposer_agent_id").asText("").equals(parties.get("proposer"))
+            checks.add(c.has("parties") ? partiesCheck(c.path("parties"), proof.path("signatures"), "canonical bytes")
+                    : new Check("parties", c.path("proposer_agent_id").asText("").equals(parties.get("proposer"))
                     && c.path("counterparty_agent_id").asText("").equals(parties.get("counterparty")),
                     "canonical bytes name " + c.path("proposer_agent_id").asText() + " / " + c.path("counterparty_agent_id").asText()));
             checks.add(new Check("mandate_id", c.path("id").asText("").equals(proof.path("mandate_id").asText()),
@@ -125,6 +127,19 @@ public class MandateVerifier {
                     }
                     return report(proof, checks);
                 });
+    }
+
+    /**
+     * A mandate of the parties form: the signed content lists every party ({@code [{id, role}]}, in signing order),
+     * and the proof's signatures must name the same parties, with the same roles, in the same order.
+     */
+    static Check partiesCheck(JsonNode signed, JsonNode signatures, String where) {
+        List<String> named = new ArrayList<>();
+        signed.forEach(p -> named.add(p.path("role").asText() + "=" + p.path("id").asText()));
+        List<String> signing = new ArrayList<>();
+        signatures.forEach(s -> signing.add(s.path("role").asText() + "=" + s.path("party").asText()));
+        return new Check("parties", !named.isEmpty() && named.equals(signing), where + " name " + named.size()
+                + " parties " + String.join(", ", named) + (named.equals(signing) ? "" : "; the signatures name " + signing));
     }
 
     private Check signature(JsonNode s, byte[] digest) {

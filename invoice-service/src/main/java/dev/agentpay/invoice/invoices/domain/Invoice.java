@@ -35,7 +35,11 @@ public record Invoice(
         Instant createdAt,
         AddressKind addressKind,
         Instant expiredAt,
-        Instant expiresAt) {
+        Instant expiresAt,
+        /** The mandate whose budget this invoice charges (issue 28), or null. */
+        String mandateId,
+        /** The charge this invoice belongs to (mandate-service's id), or null. */
+        String chargeId) {
 
     /** How payments are attributed to the invoice (see README "Matching"). */
     public enum AddressKind {

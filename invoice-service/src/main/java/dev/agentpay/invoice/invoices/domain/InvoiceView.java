@@ -27,7 +27,11 @@ public record InvoiceView(
         String createdAt,
         String settledAt,
         String expiresAt,
-        String expiredAt) {
+        String expiredAt,
+        @org.eclipse.microprofile.openapi.annotations.media.Schema(description = "the mandate whose budget this invoice "
+                + "charges (an invoice made by POST /v1/mandates/{id}/charges); absent otherwise") String mandateId,
+        @org.eclipse.microprofile.openapi.annotations.media.Schema(description = "the charge it belongs to; absent "
+                + "otherwise") String chargeId) {
 
     /** Where and how to pay, and after settlement what paid it. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -61,7 +65,7 @@ public record InvoiceView(
                         i.txHash(), i.settlementBlockNumber(), i.settlementSource(),
                         i.paidAtomic().toString(), i.payerAddress(), Usdc.fromAtomic(i.paidAtomic()),
                         i.excessAtomic().signum() > 0 ? Usdc.fromAtomic(i.excessAtomic()) : null, PaymentUri.of(i)),
-                iso(i.createdAt()), iso(i.settledAt()), iso(i.expiresAt()), iso(i.expiredAt()));
+                iso(i.createdAt()), iso(i.settledAt()), iso(i.expiresAt()), iso(i.expiredAt()), i.mandateId(), i.chargeId());
     }
 
     private static String iso(Instant t) {

@@ -24,7 +24,7 @@ public class InvoiceRepository {
     private static final String COLUMNS = "id, invoice_number, partner_id, status, amount, currency, customer_email,"
             + " customer_name, description, chain, network_id, payment_address, usdc_address, payable_atomic, memo,"
             + " tx_hash, settlement_block_number, settlement_source, settlement_transfer_id, paid_atomic, payer_address,"
-            + " settled_at, created_at, address_kind, expired_at, expires_at";
+            + " settled_at, created_at, address_kind, expired_at, expires_at, mandate_id, charge_id";
 
     /**
      * The partner's next invoice number (its own counter, from 1001), in the caller's transaction: the
@@ -41,7 +41,7 @@ public class InvoiceRepository {
 
     public Uni<Void> insert(SqlClient c, Invoice i) {
         return c.preparedQuery("insert into invoice (" + COLUMNS + ", updated_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9,"
-                        + " $10, $11, $12, $13, $14, $15, null, null, null, null, 0, null, null, $16, $17, null, $18, $16)")
+                        + " $10, $11, $12, $13, $14, $15, null, null, null, null, 0, null, null, $16, $17, null, $18, $19, $20, $16)")
                 .execute(Tuple.tuple(List.of(i.id(), i.invoiceNumber(), i.partnerId(), i.status().name(), i.amount(),
                         i.currency()))
                         .addString(i.customerEmail()).addString(i.customerName()).addString(i.description())
@@ -49,7 +49,19 @@ public class InvoiceRepository {
                         .addString(i.usdcAddress()).addBigDecimal(new BigDecimal(i.payableAtomic()))
                         .addString(i.memo()).addOffsetDateTime(Times.db(i.createdAt()))
                         .addString(i.addressKind().name().toLowerCase(java.util.Locale.ROOT))
-                        .addOffsetDateTime(Times.db(i.expiresAt())))
+                        .addOffsetDateTime(Times.db(i.expiresAt()))
+                        .addString(i.mandateId()).addString(i.chargeId()))
+                .replaceWithVoid();
+    }
+
+    /** The invoice made for this charge (issue 28), or {@code null}. */
+    public Uni<Invoice> findByCharge(SqlClient c, String chargeId) {
+        return one(c, "charge_id = $1", Tuple.of(chargeId));
+    }
+
+    /** Serializes the creation of one charge's invoice until the transaction ends (an advisory lock on the charge id). */
+    public Uni<Void> lockCharge(SqlClient c, String chargeId) {
+        return c.preparedQuery("select pg_advisory_xact_lock(hashtextextended($1, 28))").execute(Tuple.of(chargeId))
                 .replaceWithVoid();
     }
 
@@ -162,7 +174,8 @@ public class InvoiceRepository {
                 r.getString("payer_address"), instant(r.getOffsetDateTime("settled_at")),
                 instant(r.getOffsetDateTime("created_at")),
                 Invoice.AddressKind.valueOf(r.getString("address_kind").toUpperCase(java.util.Locale.ROOT)),
-                instant(r.getOffsetDateTime("expired_at")), instant(r.getOffsetDateTime("expires_at")));
+                instant(r.getOffsetDateTime("expired_at")), instant(r.getOffsetDateTime("expires_at")),
+                r.getString("mandate_id"), r.getString("charge_id"));
     }
 
 

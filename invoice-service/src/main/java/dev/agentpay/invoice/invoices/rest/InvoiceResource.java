@@ -2,6 +2,7 @@ package dev.agentpay.invoice.invoices.rest;
 
 import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
+import dev.agentpay.commons.auth.Scopes;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.commons.rest.PageLimit;
@@ -45,6 +46,7 @@ public class InvoiceResource {
     @Inject
     InvoiceService invoices;
 
+    @Scopes.InvoicesWrite
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @APIResponse(responseCode = "201", description = "created, PENDING, with its payment address", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = InvoiceView.class)))
@@ -55,6 +57,7 @@ public class InvoiceResource {
                 .map(v -> Response.status(201).entity(Envelope.of(v)).build());
     }
 
+    @Scopes.InvoicesRead
     @GET
     @Path("/{id}")
     @APIResponse(responseCode = "200", description = "the invoice", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = InvoiceView.class)))
@@ -69,6 +72,7 @@ public class InvoiceResource {
         return invoices.get(partner.id(), uuid).map(Envelope::of);
     }
 
+    @Scopes.InvoicesRead
     @GET
     @APIResponse(responseCode = "200", description = "the caller's invoices, newest first")
     public Uni<Envelope<Page<InvoiceView>>> list(@Parameter(description = PageLimit.DESCRIPTION) @QueryParam("limit")

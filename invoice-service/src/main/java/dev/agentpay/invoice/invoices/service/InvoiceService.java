@@ -60,6 +60,41 @@ public class InvoiceService {
      * payment that bought it). Same rules and event as {@link #create(String, NewInvoice)}.
      */
     public Uni<InvoiceView> create(SqlClient tx, String partnerId, NewInvoice req) {
+        return create(tx, partnerId, req, null, null);
+    }
+
+    /** What {@link #invoiceForCharge} answered: the invoice, and whether this call created it. */
+    public record ChargeInvoice(InvoiceView invoice, boolean created) {
+    }
+
+    /**
+     * The invoice of a charge against a mandate's budget (issue 28), created on the first call and returned as it
+     * is on every later one (same charge id), so mandate-service can repeat the call after a crash or a time-out
+     * without ever making a second invoice. The calls for one charge are serialized by an advisory lock on its id.
+     * A repeat naming another partner, mandate or amount is 409 {@code charge_invoice_conflict}.
+     */
+    public Uni<ChargeInvoice> invoiceForCharge(String chargeId, String partnerId, String mandateId, NewInvoice req) {
+        return pool.withTransaction(tx -> invoices.lockCharge(tx, chargeId).flatMap(v -> invoices.findByCharge(tx, chargeId))
+                .flatMap(existing -> {
+                    if (existing != null) {
+                        if (!existing.partnerId().equals(partnerId) || !mandateId.equals(existing.mandateId())
+                                || existing.amount().compareTo(req.amount()) != 0) {
+                            throw ApiException.conflict("charge_invoice_conflict", "charge " + chargeId
+                                    + " already has an invoice for another partner, mandate or amount");
+                        }
+                        return Uni.createFrom().item(new ChargeInvoice(InvoiceView.of(existing), false));
+                    }
+                    if (req.expiresAt() != null && !req.expiresAt().isAfter(Instant.now())) {
+                        throw ApiException.invalidField("expiresAt", "must be in the future");
+                    }
+                    if (!chains.get(req.chain()).acceptsInvoices()) {
+                        throw notConfigured(req.chain());
+                    }
+                    return create(tx, partnerId, req, mandateId, chargeId).map(view -> new ChargeInvoice(view, true));
+                }));
+    }
+
+    private Uni<InvoiceView> create(SqlClient tx, String partnerId, NewInvoice req, String mandateId, String chargeId) {
         ChainTable.Entry chain = chains.get(req.chain());
         if (!chain.acceptsInvoices()) {
             return Uni.createFrom().failure(notConfigured(req.chain()));
@@ -76,7 +111,7 @@ public class InvoiceService {
                         chain.name(), chain.networkId(), payTo, chain.usdcAddress(), atomic, evm ? null : memo(id),
                         null, null, null, null, BigInteger.ZERO, null, null, now,
                         evm ? Invoice.AddressKind.DEPOSIT : Invoice.AddressKind.MEMO, null,
-                        req.expiresAt() != null ? req.expiresAt() : now.plus(config.expiry().defaultTtl())))
+                        req.expiresAt() != null ? req.expiresAt() : now.plus(config.expiry().defaultTtl()), mandateId, chargeId))
                 .call(inv -> invoices.insert(tx, inv))
                 .call(inv -> outbox.append(tx, event(InvoiceEvent.CREATED, inv, now)))
                 .map(InvoiceView::of);

@@ -36,7 +36,7 @@ final class X402Results {
     static JsonNode settleResult(Invoice inv) {
         InvoiceView v = InvoiceView.of(inv);
         InvoiceView redacted = new InvoiceView(v.id(), v.invoiceNumber(), v.status(), v.amount(), v.currency(), null,
-                null, v.description(), v.paymentDetails(), v.createdAt(), v.settledAt(), v.expiresAt(), v.expiredAt());
+                null, v.description(), v.paymentDetails(), v.createdAt(), v.settledAt(), v.expiresAt(), v.expiredAt(), null, null);
         return dev.agentpay.commons.events.EventCodec.mapper().valueToTree(redacted);
     }
 

@@ -44,7 +44,7 @@ class PaymentUriTest {
         UUID id = UUID.randomUUID();
         return new Invoice(id, 1, "p", InvoiceStatus.PENDING, new BigDecimal(atomic, 6), "USDC", null, null, null, chain,
                 networkId, payTo, token, atomic, kind == Invoice.AddressKind.MEMO ? id.toString() : null, null, null, null,
-                null, BigInteger.ZERO, null, null, Instant.now(), kind, null, null);
+                null, BigInteger.ZERO, null, null, Instant.now(), kind, null, null, null, null);
     }
 
     @Test

@@ -11,7 +11,11 @@ import java.util.Set;
 public enum MandateState {
     PROPOSED,
     SIGNED_BY_PROPOSER,
+    /** Parties form with three or more parties: at least two signed, at least one has not. */
+    PARTIALLY_SIGNED,
     SIGNED_BY_BOTH,
+    /** Parties form with three or more parties: every party signed (the equivalent of {@link #SIGNED_BY_BOTH}). */
+    SIGNED_BY_ALL,
     IN_PROGRESS,
     COMPLETED,
     DISPUTED,
@@ -34,8 +38,10 @@ public enum MandateState {
      */
     public static final Map<MandateState, Set<MandateState>> TRANSITIONS = Map.of(
             PROPOSED, EnumSet.of(SIGNED_BY_PROPOSER, EXPIRED),
-            SIGNED_BY_PROPOSER, EnumSet.of(SIGNED_BY_BOTH, EXPIRED),
+            SIGNED_BY_PROPOSER, EnumSet.of(SIGNED_BY_BOTH, PARTIALLY_SIGNED, EXPIRED),
+            PARTIALLY_SIGNED, EnumSet.of(PARTIALLY_SIGNED, SIGNED_BY_ALL, EXPIRED),
             SIGNED_BY_BOTH, EnumSet.of(IN_PROGRESS, DISPUTED, EXPIRED),
+            SIGNED_BY_ALL, EnumSet.of(IN_PROGRESS, DISPUTED, EXPIRED),
             IN_PROGRESS, EnumSet.of(COMPLETED, DISPUTED, EXPIRED),
             COMPLETED, EnumSet.noneOf(MandateState.class),
             DISPUTED, EnumSet.noneOf(MandateState.class),
@@ -44,6 +50,20 @@ public enum MandateState {
     /** Whether the service may move a mandate from {@code from} ({@code null}: creation) to {@code to}. */
     public static boolean allowed(MandateState from, MandateState to) {
         return from == null ? to == PROPOSED : TRANSITIONS.get(from).contains(to);
+    }
+
+    /**
+     * Whether every party has signed: {@code signed_by_both} (two parties) or {@code signed_by_all} (three or
+     * more). The one predicate for "the mandate is in force and nothing has happened under it yet": start,
+     * complete, dispute (and charges against a budget) accept exactly these states.
+     */
+    public boolean fullySigned() {
+        return this == SIGNED_BY_BOTH || this == SIGNED_BY_ALL;
+    }
+
+    /** Whether a party may still sign: the mandate was proposed and not every party has signed. */
+    public boolean collectingSignatures() {
+        return this == PROPOSED || this == SIGNED_BY_PROPOSER || this == PARTIALLY_SIGNED;
     }
 
     public boolean terminal() {

@@ -16,7 +16,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @JsonPropertyOrder({"id", "proposer_agent_id", "counterparty_agent_id", "scope", "terms", "context", "state",
         "proto_mandate_hash", "proto_version", "proposer_signature", "counterparty_signature", "signed_by_proposer_at",
         "signed_by_counterparty_at", "completed_at", "expires_at", "dispute_reason", "disputed_at", "drs_receipt_id",
-        "created_at", "updated_at", "proposer_signature_scheme", "counterparty_signature_scheme", "transitions"})
+        "created_at", "updated_at", "proposer_signature_scheme", "counterparty_signature_scheme", "parties", "budget",
+        "budget_remaining", "transitions"})
 public record MandateView(
         String id,
         String proposerAgentId,
@@ -40,6 +41,12 @@ public record MandateView(
         String updatedAt,
         String proposerSignatureScheme,
         String counterpartySignatureScheme,
+        @Schema(description = "every party in signing order (proposer and counterparty, or the parties form's parties), "
+                + "each with its scheme and signature") List<PartyView> parties,
+        @Schema(description = "the signed budget, or null (issue 28; `GET /v1/mandates/{id}/budget` shows its state)")
+        dev.agentpay.mandate.budget.domain.BudgetViews.Terms budget,
+        @Schema(description = "USDC remaining in the budget's current period (amount - spent - reserved), or null "
+                + "without a budget", examples = "0.7") String budgetRemaining,
         List<TransitionView> transitions) {
 
     /** One element of {@code transitions}. */

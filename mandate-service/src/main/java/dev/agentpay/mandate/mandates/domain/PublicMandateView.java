@@ -12,7 +12,7 @@ import java.util.List;
  * {@code anchored}: only then does {@code anchor_tx_hash} belong to the current state).
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-@JsonPropertyOrder({"id", "state", "mandate_hash", "anchor_tx_hash", "anchor_status", "created_at", "parties"})
+@JsonPropertyOrder({"id", "state", "mandate_hash", "anchor_tx_hash", "anchor_status", "created_at", "has_budget", "parties"})
 public record PublicMandateView(
         String id,
         String state,
@@ -20,6 +20,8 @@ public record PublicMandateView(
         String anchorTxHash,
         String anchorStatus,
         String createdAt,
+        /** Whether the mandate carries a budget; its amounts are not public. */
+        boolean hasBudget,
         List<Party> parties) {
 
     /**

@@ -25,21 +25,25 @@ public class MandateRepository {
     private static final String COLUMNS = "id, partner_id, proposer_agent_id, counterparty_agent_id, scope, terms, context,"
             + " state, proto_mandate_hash, proto_version, proposer_signature, counterparty_signature,"
             + " signed_by_proposer_at, signed_by_counterparty_at, completed_at, dispute_reason, disputed_at, expires_at,"
-            + " drs_receipt_id, created_at, updated_at, proposer_scheme, counterparty_scheme, eip712_chain_id, eip712_contract";
+            + " drs_receipt_id, created_at, updated_at, proposer_scheme, counterparty_scheme, eip712_chain_id, eip712_contract,"
+            + " parties";
+
+    /** The budget (issue 28) read with the mandate, as one JSON column ({@code BudgetColumn}); null without a budget. */
+    private static final String WITH_BUDGET = ", " + dev.agentpay.mandate.budget.repository.BudgetColumn.SQL;
 
     private static final String TRANSITION_COLUMNS = "id, mandate_id, seq, from_state, to_state, metadata, anchor_tx_hash,"
             + " anchor_block_number, anchor_chain_id, anchored_at, created_at, anchor_log_index, anchor_contract";
 
     /** The partner's mandate, or {@code null} (also when it belongs to another partner). */
     public Uni<Mandate> find(SqlClient sql, String id, String partnerId) {
-        return sql.preparedQuery("select " + COLUMNS + " from mandate where id = $1 and partner_id = $2")
+        return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where id = $1 and partner_id = $2")
                 .execute(Tuple.of(id, partnerId))
                 .map(rs -> rs.size() == 0 ? null : map(rs.iterator().next()));
     }
 
     /** Any partner's mandate (the public view), or {@code null}. */
     public Uni<Mandate> findAny(SqlClient sql, String id) {
-        return sql.preparedQuery("select " + COLUMNS + " from mandate where id = $1")
+        return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where id = $1")
                 .execute(Tuple.of(id))
                 .map(rs -> rs.size() == 0 ? null : map(rs.iterator().next()));
     }
@@ -49,14 +53,14 @@ public class MandateRepository {
      * mandate run one after the other, and each sees the state the previous one left.
      */
     public Uni<Mandate> lock(SqlClient sql, String id, String partnerId) {
-        return sql.preparedQuery("select " + COLUMNS + " from mandate where id = $1 and partner_id = $2 for update")
+        return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where id = $1 and partner_id = $2 for update")
                 .execute(Tuple.of(id, partnerId))
                 .map(rs -> rs.size() == 0 ? null : map(rs.iterator().next()));
     }
 
     /** Locks up to {@code limit} live mandates whose expiry has passed, skipping those another transaction holds. */
     public Uni<List<Mandate>> lockExpired(SqlClient sql, Instant now, int limit) {
-        return sql.preparedQuery("select " + COLUMNS + " from mandate where state = any($1) and expires_at <= $2"
+        return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where state = any($1) and expires_at <= $2"
                         + " order by expires_at limit $3 for update skip locked")
                 .execute(Tuple.of(MandateState.liveWireNames().toArray(new String[0]), db(now), limit))
                 .map(rs -> Rows.list(rs, r -> map(r)));
@@ -64,13 +68,14 @@ public class MandateRepository {
 
     public Uni<Void> insert(SqlClient sql, Mandate m) {
         return sql.preparedQuery("insert into mandate (" + COLUMNS + ") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,"
-                        + " $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)")
+                        + " $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)")
                 .execute(Tuple.from(Arrays.asList(m.id, m.partnerId, m.proposerAgentId, m.counterpartyAgentId, m.scope,
                         m.terms, m.context, m.state.wire(), m.protoMandateHash, m.protoVersion, m.proposerSignature,
                         m.counterpartySignature, db(m.signedByProposerAt), db(m.signedByCounterpartyAt),
                         db(m.completedAt), m.disputeReason, db(m.disputedAt), db(m.expiresAt), m.drsReceiptId,
-                        db(m.createdAt), db(m.updatedAt), m.proposerScheme.wire(), m.counterpartyScheme.wire(),
-                        m.eip712ChainId, m.eip712Contract)))
+                        db(m.createdAt), db(m.updatedAt), m.proposerScheme.wire(),
+                        m.counterpartyScheme == null ? null : m.counterpartyScheme.wire(), m.eip712ChainId, m.eip712Contract,
+                        PartiesColumn.write(m.parties))))
                 .replaceWithVoid();
     }
 
@@ -78,10 +83,10 @@ public class MandateRepository {
     public Uni<Void> updateState(SqlClient sql, Mandate m) {
         return sql.preparedQuery("update mandate set state = $2, proposer_signature = $3, counterparty_signature = $4,"
                         + " signed_by_proposer_at = $5, signed_by_counterparty_at = $6, completed_at = $7,"
-                        + " dispute_reason = $8, disputed_at = $9, drs_receipt_id = $10, updated_at = $11 where id = $1")
+                        + " dispute_reason = $8, disputed_at = $9, drs_receipt_id = $10, updated_at = $11, parties = $12 where id = $1")
                 .execute(Tuple.from(Arrays.asList(m.id, m.state.wire(), m.proposerSignature, m.counterpartySignature,
                         db(m.signedByProposerAt), db(m.signedByCounterpartyAt), db(m.completedAt), m.disputeReason,
-                        db(m.disputedAt), m.drsReceiptId, db(m.updatedAt))))
+                        db(m.disputedAt), m.drsReceiptId, db(m.updatedAt), PartiesColumn.write(m.parties))))
                 .replaceWithVoid();
     }
 
@@ -156,6 +161,8 @@ public class MandateRepository {
         m.counterpartyScheme = SignatureScheme.fromWire(r.getString("counterparty_scheme"));
         m.eip712ChainId = r.getLong("eip712_chain_id");
         m.eip712Contract = r.getString("eip712_contract");
+        m.parties = PartiesColumn.read(r.getString("parties"));
+        dev.agentpay.mandate.budget.repository.BudgetColumn.read(r, m);
         return m;
     }
 

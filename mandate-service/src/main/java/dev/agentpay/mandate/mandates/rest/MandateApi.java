@@ -1,5 +1,6 @@
 package dev.agentpay.mandate.mandates.rest;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.auth.ApiKeys;
@@ -9,6 +10,9 @@ import dev.agentpay.mandate.config.ApiJson;
 import dev.agentpay.mandate.mandates.service.MandateService;
 import dev.agentpay.mandate.signing.CanonicalJson;
 import dev.agentpay.mandate.signing.SignatureScheme;
+import dev.agentpay.mandate.signing.MandateParty;
+import jakarta.validation.Valid;
+import java.util.List;
 import java.util.Map;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -28,16 +32,31 @@ public final class MandateApi {
     static final int SIGNATURE_MAX = 132;
     static final int AGENT_ID_MAX = 256;
     static final int TRIGGERED_BY_MAX = 256;
+    /** {@code @NotBlank} for a field that may be absent (the form rule, {@link MandateForm}, says when it is required). */
+    static final String NOT_BLANK = "[\\s\\S]*\\S[\\s\\S]*";
 
     private MandateApi() {
     }
 
-    @Schema(name = "CreateMandateRequest", additionalProperties = Schema.False.class)
+    /** A party's role in the parties form, and a {@code signer}: a lowercase name. */
+    public static final String ROLE_PATTERN = "^[a-z][a-z0-9_-]{0,31}$";
+    static final String ROLE_RULE = "must be a lowercase name: a letter a-z, then up to 31 of a-z, 0-9, _ and -";
+    /** At least, and at most, this many parties in the parties form. */
+    public static final int PARTIES_MIN = 2;
+    public static final int PARTIES_MAX = 16;
+
+    @Schema(name = "CreateMandateRequest", additionalProperties = Schema.False.class,
+            description = "two forms, exclusive: `proposer` and `counterparty` (v0.1, unchanged), or `parties` (2 to 16 "
+                    + "parties with roles of their own, signing in the order given)")
+    @MandateForm
     public record CreateMandateRequest(
-            @NotNull @NotBlank @Size(max = AGENT_ID_MAX) @PartyName
+            @Pattern(regexp = NOT_BLANK, message = "{jakarta.validation.constraints.NotBlank.message}")
+            @Size(max = AGENT_ID_MAX) @PartyName
             @Schema(description = "party name (NFC, no control/bidi/zero-width characters) or a wallet "
-                    + "eip155:<chain id>:<address>", examples = "agent:buyer-1") String proposer,
-            @NotNull @NotBlank @Size(max = AGENT_ID_MAX) @PartyName @Schema(examples = "agent:seller-1") String counterparty,
+                    + "eip155:<chain id>:<address>; required unless `parties` is sent", examples = "agent:buyer-1") String proposer,
+            @Pattern(regexp = NOT_BLANK, message = "{jakarta.validation.constraints.NotBlank.message}")
+            @Size(max = AGENT_ID_MAX) @PartyName
+            @Schema(description = "required unless `parties` is sent", examples = "agent:seller-1") String counterparty,
             @NotNull @NotBlank @Size(max = 10_000) @Schema(examples = "translate 10 documents") String scope,
             @JsonObject(required = true, signed = true)
             @Schema(required = true, implementation = Map.class, description = "signed as sent; numbers must survive "
@@ -48,7 +67,29 @@ public final class MandateApi {
             @JsonProperty("signature_scheme")
             @Pattern(regexp = "^(\\s*|hmac|hmac-role)$", message = "must be \"hmac\" or \"hmac-role\" (a wallet party, written "
                     + "eip155:<chain id>:<address>, always signs with eip712)")
-            @Schema(enumeration = {"hmac", "hmac-role"}, defaultValue = "hmac") String signatureScheme) {
+            @Schema(enumeration = {"hmac", "hmac-role"}, defaultValue = "hmac") String signatureScheme,
+            // absent from the idempotency fingerprint when not sent: a two-party request keeps the fingerprint it had
+            @JsonInclude(JsonInclude.Include.NON_NULL)
+            @Size(min = PARTIES_MIN, max = PARTIES_MAX, message = "must list 2 to 16 parties")
+            @Schema(description = "the parties form, instead of `proposer` and `counterparty`: every party with its role, "
+                    + "in signing order (the first signs first); roles and ids unique; each party signs with its own scheme "
+                    + "(a wallet eip155:<chain id>:<address> with eip712, any other id with `signature_scheme`)")
+            List<@NotNull @Valid PartyRequest> parties,
+            // absent from the idempotency fingerprint when not sent, likewise
+            @JsonInclude(JsonInclude.Include.NON_NULL)
+            @Valid @Schema(description = "optional budget the parties sign (issue 28); absent: the mandate signs exactly "
+                    + "the bytes it signed before") dev.agentpay.mandate.budget.rest.BudgetApi.BudgetRequest budget) {
+
+        /** The two-party form, as every v0.1 client sends it. */
+        public CreateMandateRequest(String proposer, String counterparty, String scope, JsonNode terms, String expiry,
+                JsonNode context, String signatureScheme) {
+            this(proposer, counterparty, scope, terms, expiry, context, signatureScheme, null, null);
+        }
+
+        /** The parties form's id/role pairs in signing order, or {@code null} for the two-party form. */
+        List<MandateParty> signedParties() {
+            return parties == null ? null : parties.stream().map(p -> new MandateParty(p.id(), p.role())).toList();
+        }
 
         /** The unsigned context as compact JSON, or {@code null}. */
         String contextJson() {
@@ -62,19 +103,33 @@ public final class MandateApi {
         }
     }
 
+    /** One party of the parties form. */
+    @Schema(name = "MandatePartyRequest", additionalProperties = Schema.False.class)
+    public record PartyRequest(
+            @NotNull @NotBlank @Size(max = AGENT_ID_MAX) @PartyName
+            @Schema(description = "party name (NFC, no control/bidi/zero-width characters) or a wallet "
+                    + "eip155:<chain id>:<address> (signs with eip712)", examples = "agent:buyer-1") String id,
+            @NotNull @Pattern(regexp = ROLE_PATTERN, message = ROLE_RULE)
+            @Schema(description = "what the party signs as (`signer` of POST /v1/mandates/{id}/sign)", examples = "buyer") String role) {
+    }
+
     @Schema(name = "SignMandateRequest", additionalProperties = Schema.False.class)
     public record SignRequest(
-            @Schema(required = true, implementation = String.class, enumeration = {"proposer", "counterparty"},
-                    description = "anything else is 400 `invalid_signer`") JsonNode signer,
+            @Schema(required = true, implementation = String.class, examples = "proposer",
+                    description = "`proposer` or `counterparty`, or for a mandate created with `parties` one of its roles; "
+                            + "anything else is 400 `invalid_signer`") JsonNode signer,
             @Size(max = SIGNATURE_MAX) @Schema(required = true, description = "hex HMAC-SHA256 of the canonical mandate, or "
                     + "an EIP-712 signature; absent or empty is 400 `missing_signature`") String signature,
             @Pattern(regexp = "^(\\s*|hmac|hmac-role|eip712)$", message = "must be \"hmac\", \"hmac-role\" or \"eip712\"")
             @Schema(enumeration = {"hmac", "hmac-role", "eip712"}) String scheme) {
 
-        /** The signer's role as sent, or {@code null} when it is not one of the two (spec: {@code invalid_signer}). */
+        /**
+         * The signer's role as sent, or {@code null} when it cannot be a role (not a string, or not a lowercase name:
+         * spec {@code invalid_signer}); whether the mandate has that role is the service's check.
+         */
         String role() {
             String s = signer != null && signer.isTextual() ? signer.textValue() : null;
-            return MandateService.SIGNER_PROPOSER.equals(s) || MandateService.SIGNER_COUNTERPARTY.equals(s) ? s : null;
+            return s != null && s.matches(ROLE_PATTERN) ? s : null;
         }
     }
 

@@ -2,6 +2,7 @@ package dev.agentpay.mandate.mandates.rest;
 
 import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
+import dev.agentpay.commons.auth.Scopes;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.mandate.idempotency.domain.ApiResult;
 import dev.agentpay.mandate.idempotency.service.IdempotencyService;
@@ -67,6 +68,9 @@ public class MandateResource {
     @Inject
     CurrentPartner partner;
 
+    @Inject
+    dev.agentpay.mandate.budget.config.BudgetConfig budgetConfig;
+
     /** One state-changing operation of the mandate API, given the request's idempotency key. */
     @FunctionalInterface
     interface Operation {
@@ -78,16 +82,19 @@ public class MandateResource {
         return op.run(partner.id(), idempotency.key(idemKey, "POST", path, body)).map(Responses::of);
     }
 
+    @Scopes.MandatesWrite
     @POST
     @Path("/mandates")
     @APIResponse(responseCode = "201", description = "created; the proposer signs next", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Created.class)))
     @APIResponse(responseCode = "409", description = CONFLICT)
     public Uni<Response> create(@RestHeader(IDEMPOTENCY_KEY) String idemKey, @Valid @NotNull CreateMandateRequest body) {
         var cmd = new MandateService.NewMandate(body.proposer(), body.counterparty(), body.scope(), body.terms(),
-                body.contextJson(), JsDate.parse(body.expiry()), body.hmacScheme());
+                body.contextJson(), JsDate.parse(body.expiry()), body.hmacScheme(), body.signedParties(),
+                body.budget() == null ? null : body.budget().terms(budgetConfig.minPeriod(), budgetConfig.maxPeriod()));
         return run("/v1/mandates", idemKey, body, (p, key) -> service.create(p, key, cmd));
     }
 
+    @Scopes.MandatesRead
     @GET
     @Path("/mandates")
     @org.eclipse.microprofile.openapi.annotations.Operation(operationId = "listMandates", summary = "List your mandates",
@@ -125,6 +132,7 @@ public class MandateResource {
         return queries.get(partner.id(), id).map(Responses::ok);
     }
 
+    @Scopes.MandatesSign
     @POST
     @Path("/mandates/{id}/sign")
     @APIResponse(responseCode = "200", description = "signed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Signed.class)))
@@ -134,7 +142,8 @@ public class MandateResource {
             @Valid @NotNull SignRequest body) {
         String signer = body.role();
         if (signer == null) {
-            throw ApiException.badRequest("invalid_signer", "signer must be \"proposer\" or \"counterparty\"");
+            throw ApiException.badRequest("invalid_signer", "signer must be \"proposer\" or \"counterparty\" (or, for a "
+                    + "mandate created with parties, one of its roles)");
         }
         if (body.signature() == null || body.signature().isBlank()) {
             throw ApiException.badRequest("missing_signature", "signature is required");
@@ -144,6 +153,7 @@ public class MandateResource {
                 (p, key) -> service.sign(p, key, id, signer, body.signature(), scheme));
     }
 
+    @Scopes.MandatesWrite
     @POST
     @Path("/mandates/{id}/start")
     @APIResponse(responseCode = "200", description = "started", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
@@ -154,6 +164,7 @@ public class MandateResource {
         return transition(id, "start", idemKey, body, service::start);
     }
 
+    @Scopes.MandatesWrite
     @POST
     @Path("/mandates/{id}/complete")
     @APIResponse(responseCode = "200", description = "completed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
@@ -176,6 +187,7 @@ public class MandateResource {
                 (p, key) -> t.apply(p, key, id, triggeredBy(req.triggeredBy())));
     }
 
+    @Scopes.DisputesWrite
     @POST
     @Path("/mandates/{id}/dispute")
     @APIResponse(responseCode = "200", description = "disputed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
@@ -188,6 +200,7 @@ public class MandateResource {
     }
 
     /** A DRS receipt, issued when a mandate's counterparty signs. */
+    @Scopes.MandatesRead
     @GET
     @Path("/receipts/{id}")
     @Tag(name = "Receipts")

@@ -7,6 +7,7 @@ import dev.agentpay.mandate.mandates.domain.MandatePage;
 import dev.agentpay.mandate.mandates.domain.MandateProof;
 import dev.agentpay.mandate.mandates.domain.MandateState;
 import dev.agentpay.mandate.mandates.domain.MandateView;
+import dev.agentpay.mandate.mandates.domain.Party;
 import dev.agentpay.mandate.mandates.domain.PublicMandateView;
 import dev.agentpay.mandate.mandates.domain.Transition;
 import dev.agentpay.mandate.mandates.repository.MandateRepository;
@@ -83,11 +84,9 @@ public class MandateQueries {
                 }
                 String status = ts.isEmpty() ? Transition.ANCHOR_NONE : ts.get(ts.size() - 1).anchorStatus();
                 return new PublicMandateView(m.id, m.state.wire(), m.protoMandateHash, anchor, status,
-                        ApiJson.time(m.createdAt),
-                        List.of(new PublicMandateView.Party(MandateService.SIGNER_PROPOSER, m.proposerAgentId,
-                                        ApiJson.time(m.signedByProposerAt), m.proposerScheme.wire()),
-                                new PublicMandateView.Party(MandateService.SIGNER_COUNTERPARTY, m.counterpartyAgentId,
-                                        ApiJson.time(m.signedByCounterpartyAt), m.counterpartyScheme.wire())));
+                        ApiJson.time(m.createdAt), m.budget != null,
+                        m.signers().stream().map(p -> new PublicMandateView.Party(p.role, p.id, ApiJson.time(p.signedAt),
+                                p.scheme.wire())).toList());
             });
         }));
     }
@@ -103,9 +102,7 @@ public class MandateQueries {
                 throw notFound();
             }
             return mandates.transitions(conn, m.id).map(ts -> {
-                List<MandateProof.Signature> sigs = new ArrayList<>();
-                sigs.add(proofSignature(m, true));
-                sigs.add(proofSignature(m, false));
+                List<MandateProof.Signature> sigs = m.signers().stream().map(p -> proofSignature(m, p)).toList();
                 List<MandateProof.Anchor> anchors = ts.stream().filter(t -> t.anchorTxHash() != null)
                         .map(t -> new MandateProof.Anchor(t.toState().wire(), t.anchorChainId(), t.anchorContract(),
                                 t.anchorTxHash(), t.anchorBlockNumber(), t.anchorLogIndex()))
@@ -116,24 +113,21 @@ public class MandateQueries {
                         .toList();
                 return new MandateProof(MandateProof.FORMAT, m.id, m.state.wire(), m.protoVersion,
                         m.hasWalletParty() ? "eip712" : "sha256-canonical", m.protoMandateHash,
-                        m.hasWalletParty() ? Eip712Mandate.typedData(MandateSignatures.domain(m), MandateSignatures.eip712Message(m)) : null,
+                        m.hasWalletParty() ? MandateSignatures.typedData(m) : null,
                         new String(MandateSignatures.signingBytes(m), java.nio.charset.StandardCharsets.UTF_8), m.terms, sigs, anchors,
                         Transition.overallAnchorStatus(ts), pending);
             });
         }));
     }
 
-    private static MandateProof.Signature proofSignature(Mandate m, boolean proposer) {
-        SignatureScheme scheme = m.scheme(proposer);
-        String sig = proposer ? m.proposerSignature : m.counterpartySignature;
+    private static MandateProof.Signature proofSignature(Mandate m, Party p) {
+        SignatureScheme scheme = p.scheme;
         String recovered = null;
-        if (scheme == SignatureScheme.EIP712 && sig != null) {
-            recovered = Eip712Mandate.recover(Eip712Mandate.digest(MandateSignatures.domain(m), MandateSignatures.eip712Message(m)), sig);
+        if (scheme == SignatureScheme.EIP712 && p.signature != null) {
+            recovered = Eip712Mandate.recover(MandateSignatures.walletDigest(m), p.signature);
         }
-        return new MandateProof.Signature(proposer ? MandateService.SIGNER_PROPOSER : MandateService.SIGNER_COUNTERPARTY,
-                proposer ? m.proposerAgentId : m.counterpartyAgentId, scheme.wire(), sig, recovered,
-                ApiJson.time(proposer ? m.signedByProposerAt : m.signedByCounterpartyAt), scheme.publiclyVerifiable(),
-                scheme.roleBound());
+        return new MandateProof.Signature(p.role, p.id, scheme.wire(), p.signature, recovered, ApiJson.time(p.signedAt),
+                scheme.publiclyVerifiable(), scheme.roleBound());
     }
 
     private static ApiException notFound() {

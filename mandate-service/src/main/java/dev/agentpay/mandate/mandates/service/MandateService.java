@@ -14,6 +14,9 @@ import dev.agentpay.mandate.idempotency.domain.ApiResult;
 import dev.agentpay.mandate.idempotency.service.IdempotencyService;
 import dev.agentpay.mandate.mandates.domain.Mandate;
 import dev.agentpay.mandate.mandates.domain.MandateState;
+import dev.agentpay.mandate.mandates.domain.Party;
+import dev.agentpay.mandate.mandates.repository.PartiesColumn;
+import dev.agentpay.mandate.signing.MandateParty;
 import dev.agentpay.mandate.mandates.domain.Transition;
 import dev.agentpay.mandate.mandates.repository.MandateRepository;
 import dev.agentpay.mandate.partner.service.PartnerService;
@@ -64,9 +67,19 @@ public class MandateService {
     @Inject
     MandateConfig config;
 
+    @Inject
+    dev.agentpay.mandate.budget.repository.BudgetRepository budgets;
+
     /** A validated creation request; {@code terms} is the JSON object the client sent, numbers exact. */
     public record NewMandate(String proposer, String counterparty, String scope, JsonNode terms, String contextJson,
-            Instant expiresAt, SignatureScheme hmacScheme) {
+            Instant expiresAt, SignatureScheme hmacScheme, List<MandateParty> parties,
+            dev.agentpay.mandate.budget.domain.BudgetTerms budget) {
+
+        /** The two-party form ({@code proposer}/{@code counterparty}). */
+        public NewMandate(String proposer, String counterparty, String scope, JsonNode terms, String contextJson,
+                Instant expiresAt, SignatureScheme hmacScheme) {
+            this(proposer, counterparty, scope, terms, contextJson, expiresAt, hmacScheme, null, null);
+        }
     }
 
     /** The v0.2 label written on mandates that use a v0.2 signature scheme (wallets or role-bound HMAC). */
@@ -92,18 +105,30 @@ public class MandateService {
         Mandate m = new Mandate();
         m.id = "mnd_" + UUID.randomUUID();
         m.partnerId = partnerId;
-        m.proposerAgentId = req.proposer();
-        m.counterpartyAgentId = req.counterparty();
         m.scope = req.scope();
         m.terms = terms;
         m.context = req.contextJson();
         m.state = MandateState.PROPOSED;
         m.expiresAt = expiresAt;
-        assignSchemes(m, req.hmacScheme());
-        m.protoVersion = m.proposerScheme == SignatureScheme.HMAC && m.counterpartyScheme == SignatureScheme.HMAC
-                ? config.protoVersion() : PROTO_V02;
+        m.budget = req.budget();
+        m.budgetLedger = m.budget == null ? null : new dev.agentpay.mandate.budget.domain.BudgetLedger(
+                m.budget.amountAtomic(), m.budget.periodDuration(), null, java.math.BigInteger.ZERO, java.math.BigInteger.ZERO);
+        if (req.parties() != null) {
+            assignParties(m, req.parties(), req.hmacScheme());
+        } else {
+            m.proposerAgentId = req.proposer();
+            m.counterpartyAgentId = req.counterparty();
+            assignSchemes(m, req.hmacScheme());
+        }
+        if (m.budget != null && m.partiesForm() && m.hasWalletParty()) {
+            // the N-party EIP-712 struct does not carry the budget yet: a wallet would sign without seeing it
+            throw ApiException.invalidField("budget", "a budget is not supported yet on a parties-form mandate with a "
+                    + "wallet (eip155) party; use HMAC parties or the two-party form");
+        }
+        m.protoVersion = !m.partiesForm() && m.proposerScheme == SignatureScheme.HMAC
+                && m.counterpartyScheme == SignatureScheme.HMAC ? config.protoVersion() : PROTO_V02;
         m.protoMandateHash = m.hasWalletParty()
-                ? Eip712Mandate.digestHex(MandateSignatures.domain(m), MandateSignatures.eip712Message(m))
+                ? "0x" + java.util.HexFormat.of().formatHex(MandateSignatures.walletDigest(m))
                 : CanonicalMandate.mandateHash(MandateSignatures.signingBytes(m));
         m.createdAt = now;
         m.updatedAt = now;
@@ -111,6 +136,7 @@ public class MandateService {
         // the event follow the mandate row, and a failure of the first fails the transaction
         return idempotency.run(partnerId, key, conn -> Uni.combine().all()
                 .unis(mandates.insert(conn, m),
+                        m.budget == null ? Uni.createFrom().voidItem() : budgets.insert(conn, m.id, m.budget, now),
                         transition(conn, m, new ArrayList<>(), MandateState.PROPOSED, SIGNER_PROPOSER, Map.of(), now))
                 .discardItems()
                 .map(v -> {
@@ -128,6 +154,12 @@ public class MandateService {
         // HMAC signatures are exactly 64 lowercase hex digits (CanonicalMandate.verify), EIP-712 ones 0x + 130 hex
         // digits; anything else fails as 403
         return idempotency.run(partnerId, key, conn -> locked(conn, mandateId, partnerId, (m, history, now) -> {
+            if (m.partiesForm()) {
+                return signParty(conn, m, history, now, signer, signature, claimedScheme);
+            }
+            if (!SIGNER_PROPOSER.equals(signer) && !SIGNER_COUNTERPARTY.equals(signer)) {
+                throw ApiException.badRequest("invalid_signer", "signer must be \"proposer\" or \"counterparty\"");
+            }
             boolean proposer = SIGNER_PROPOSER.equals(signer);
             MandateState required = proposer ? MandateState.PROPOSED : MandateState.SIGNED_BY_PROPOSER;
             if (m.state != required) {
@@ -154,7 +186,7 @@ public class MandateService {
                 m.counterpartySignature = sig;
                 m.signedByCounterpartyAt = now;
                 Receipt receipt = new Receipt("drs_" + UUID.randomUUID(), m.id, m.partnerId, m.protoMandateHash,
-                        m.proposerSignature, m.counterpartySignature, m.signedByProposerAt, now, now);
+                        m.proposerSignature, m.counterpartySignature, m.signedByProposerAt, now, now, null);
                 m.drsReceiptId = receipt.id();
                 return receipts.insert(conn, receipt)
                         .flatMap(v -> transition(conn, m, history, MandateState.SIGNED_BY_BOTH, signer, Map.of(), now));
@@ -171,8 +203,8 @@ public class MandateService {
     /** Starts the work: {@code signed_by_both} to {@code in_progress}. */
     public Uni<ApiResult> start(String partnerId, IdempotencyService.Key key, String mandateId, String triggeredBy) {
         return idempotency.run(partnerId, key, conn -> locked(conn, mandateId, partnerId, (m, history, now) -> {
-            if (m.state != MandateState.SIGNED_BY_BOTH) {
-                throw invalidTransition(m, "only a mandate signed by both parties can start");
+            if (!m.state.fullySigned()) {
+                throw invalidTransition(m, "only a mandate signed by every party (signed_by_both, signed_by_all) can start");
             }
             return transition(conn, m, history, MandateState.IN_PROGRESS, triggeredBy, Map.of(), now)
                     .map(v -> ApiResult.of(200, stateAnswer(m, history)));
@@ -183,12 +215,12 @@ public class MandateService {
     public Uni<ApiResult> complete(String partnerId, IdempotencyService.Key key, String mandateId, String triggeredBy) {
         return idempotency.run(partnerId, key, conn -> locked(conn, mandateId, partnerId, (m, history, now) -> {
             Uni<Void> step;
-            if (m.state == MandateState.SIGNED_BY_BOTH) {
+            if (m.state.fullySigned()) {
                 step = transition(conn, m, history, MandateState.IN_PROGRESS, triggeredBy, Map.of(), now);
             } else if (m.state == MandateState.IN_PROGRESS) {
                 step = Uni.createFrom().voidItem();
             } else {
-                throw invalidTransition(m, "only a mandate signed by both parties or in progress can complete");
+                throw invalidTransition(m, "only a mandate signed by every party or in progress can complete");
             }
             return step.flatMap(v -> {
                 m.completedAt = now;
@@ -205,8 +237,8 @@ public class MandateService {
     public Uni<ApiResult> dispute(String partnerId, IdempotencyService.Key key, String mandateId, String reason,
             String triggeredBy) {
         return idempotency.run(partnerId, key, conn -> locked(conn, mandateId, partnerId, (m, history, now) -> {
-            if (m.state != MandateState.SIGNED_BY_BOTH && m.state != MandateState.IN_PROGRESS) {
-                throw invalidTransition(m, "only a mandate signed by both parties or in progress can be disputed");
+            if (!m.state.fullySigned() && m.state != MandateState.IN_PROGRESS) {
+                throw invalidTransition(m, "only a mandate signed by every party or in progress can be disputed");
             }
             m.disputeReason = reason;
             m.disputedAt = now;
@@ -308,6 +340,137 @@ public class MandateService {
         if (proposer != null && counterparty != null && proposer.address().equals(counterparty.address())) {
             throw ApiException.invalidField("counterparty", "must be another wallet than the proposer's");
         }
+        requireWalletDomain(m);
+    }
+
+    /**
+     * The parties form: each party's scheme (a CAIP-10 {@code eip155} account is a wallet and signs with EIP-712,
+     * any other id with {@code hmacScheme}), roles and ids unique (a wallet address at most once, however written).
+     * The proposer fields mirror the first party (it signs first); the counterparty fields stay null.
+     */
+    private void assignParties(Mandate m, List<MandateParty> parties, SignatureScheme hmacScheme) {
+        SignatureScheme other = hmacScheme == null ? SignatureScheme.HMAC : hmacScheme;
+        Map<String, Integer> roles = new java.util.HashMap<>();
+        Map<String, Integer> ids = new java.util.HashMap<>();
+        Map<String, Integer> wallets = new java.util.HashMap<>();
+        List<Party> out = new ArrayList<>();
+        for (int i = 0; i < parties.size(); i++) {
+            MandateParty p = parties.get(i);
+            String at = "parties[" + i + "]";
+            Integer role = roles.putIfAbsent(p.role(), i);
+            if (role != null) {
+                throw ApiException.invalidField(at + ".role", "must be unique: parties[" + role + "] has the role \""
+                        + p.role() + "\" too");
+            }
+            Integer id = ids.putIfAbsent(p.id(), i);
+            if (id != null) {
+                throw ApiException.invalidField(at + ".id", "must be unique: parties[" + id + "] has the same id");
+            }
+            WalletParty w = MandateSignatures.wallet(at + ".id", p.id());
+            if (w != null) {
+                Integer same = wallets.putIfAbsent(w.address(), i);
+                if (same != null) {
+                    throw ApiException.invalidField(at + ".id", "must be another wallet than parties[" + same
+                            + "]'s (the same address " + w.address() + ")");
+                }
+            }
+            out.add(new Party(p.id(), p.role(), w != null ? SignatureScheme.EIP712 : other, null, null));
+        }
+        m.parties = out;
+        m.proposerAgentId = out.get(0).id;
+        m.proposerScheme = out.get(0).scheme;
+        m.counterpartyAgentId = null;
+        m.counterpartyScheme = null;
+        requireWalletDomain(m);
+    }
+
+    /**
+     * A signature on a mandate in the parties form: the parties sign in the order given at creation, each with
+     * its own scheme. The first signature moves the mandate to {@code signed_by_proposer}, the following ones to
+     * {@code partially_signed} while some party has not signed, the last to {@code signed_by_all}
+     * ({@code signed_by_both} with two parties), which issues the receipt.
+     */
+    private Uni<ApiResult> signParty(SqlConnection conn, Mandate m, List<Transition> history, Instant now, String signer,
+            String signature, SignatureScheme claimedScheme) {
+        List<Party> parties = m.parties;
+        int at = -1;
+        int next = parties.size();
+        for (int i = parties.size() - 1; i >= 0; i--) {
+            if (parties.get(i).role.equals(signer)) {
+                at = i;
+            }
+            if (!parties.get(i).signed()) {
+                next = i;
+            }
+        }
+        if (at < 0) {
+            throw ApiException.badRequest("invalid_signer", "signer must be one of this mandate's roles: "
+                    + String.join(", ", parties.stream().map(p -> p.role).toList()));
+        }
+        if (!m.state.collectingSignatures() || at != next) {
+            throw invalidTransition(m, next >= parties.size() || !m.state.collectingSignatures()
+                    ? "no party can sign any more"
+                    : parties.get(at).signed()
+                            ? "\"" + signer + "\" has signed already; the next signer is \"" + parties.get(next).role + "\""
+                            : "the parties sign in the order of the mandate: the next signer is \"" + parties.get(next).role
+                                    + "\", not \"" + signer + "\"");
+        }
+        Party party = parties.get(at);
+        if (claimedScheme != null && claimedScheme != party.scheme) {
+            throw ApiException.badRequest("scheme_mismatch", "the " + signer + " of this mandate signs with "
+                    + party.scheme.wire() + " (fixed at creation), not " + claimedScheme.wire());
+        }
+        boolean wallet = party.scheme == SignatureScheme.EIP712;
+        String sig = wallet ? signature.toLowerCase(java.util.Locale.ROOT) : signature;
+        Uni<Void> checked = wallet
+                ? Uni.createFrom().voidItem().invoke(() -> verifyPartyWallet(m, party, signature))
+                : partners.signingSecret(conn, m.partnerId)
+                        .invoke(secret -> MandateSignatures.verifyHmac(m, signer, party.scheme, secret, signature)).replaceWithVoid();
+        int index = at;
+        return checked.flatMap(ok -> {
+            party.signature = sig;
+            party.signedAt = now;
+            if (index == 0) {
+                m.proposerSignature = sig;
+                m.signedByProposerAt = now;
+            }
+            boolean last = index == parties.size() - 1;
+            MandateState to = index == 0 ? MandateState.SIGNED_BY_PROPOSER
+                    : !last ? MandateState.PARTIALLY_SIGNED
+                    : parties.size() == 2 ? MandateState.SIGNED_BY_BOTH : MandateState.SIGNED_BY_ALL;
+            if (!last) {
+                return transition(conn, m, history, to, signer, Map.of(), now);
+            }
+            Receipt receipt = new Receipt("drs_" + UUID.randomUUID(), m.id, m.partnerId, m.protoMandateHash,
+                    m.proposerSignature, null, m.signedByProposerAt, null, now, PartiesColumn.write(parties));
+            m.drsReceiptId = receipt.id();
+            return receipts.insert(conn, receipt).flatMap(v -> transition(conn, m, history, to, signer, Map.of(), now));
+        }).map(v -> {
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("mandate_id", m.id);
+            data.put("status", m.state.wire());
+            data.put("drs_receipt_id", m.drsReceiptId);
+            return ApiResult.of(200, data);
+        });
+    }
+
+    private static void verifyPartyWallet(Mandate m, Party party, String signature) {
+        WalletParty w = WalletParty.parse(party.id);
+        String recovered;
+        try {
+            recovered = Eip712Mandate.recover(MandateSignatures.walletDigest(m), signature);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.forbidden("invalid_signature", e.getMessage());
+        }
+        if (!recovered.equals(w.address())) {
+            throw ApiException.forbidden("invalid_signature", "signature recovers " + recovered + ", not the address "
+                    + w.address() + " of the party \"" + party.role + "\" (signed another mandate, domain or chain, or by "
+                    + "another key)");
+        }
+    }
+
+    /** A mandate with a wallet party records the EIP-712 domain in force (503 when none is configured). */
+    private void requireWalletDomain(Mandate m) {
         if (m.hasWalletParty()) {
             String contract = config.eip712().verifyingContract().map(String::trim).filter(c -> !c.isEmpty())
                     .orElseThrow(() -> new ApiException(503, "wallet_signing_unavailable",

@@ -3,6 +3,8 @@ package dev.agentpay.mandate.mandates.service;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.mandate.mandates.domain.Mandate;
 import dev.agentpay.mandate.signing.CanonicalMandate;
+import dev.agentpay.mandate.signing.CanonicalParties;
+import dev.agentpay.mandate.signing.Eip712Parties;
 import dev.agentpay.mandate.signing.Eip712Mandate;
 import dev.agentpay.mandate.signing.SignatureScheme;
 import dev.agentpay.mandate.signing.WalletParty;
@@ -14,17 +16,56 @@ public final class MandateSignatures {
     }
 
     public static byte[] signingBytes(Mandate m) {
-        return CanonicalMandate.bytes(m.counterpartyAgentId, m.expiresAt, m.id, m.proposerAgentId, m.scope, m.terms);
+        if (m.partiesForm()) {
+            return CanonicalMandate.withBudget(CanonicalParties.bytes(m.expiresAt, m.id, m.signedParties(), m.scope, m.terms),
+                    budgetJson(m));
+        }
+        return CanonicalMandate.withBudget(
+                CanonicalMandate.bytes(m.counterpartyAgentId, m.expiresAt, m.id, m.proposerAgentId, m.scope, m.terms),
+                budgetJson(m));
+    }
+
+    /** The canonical {@code budget} member's value, or {@code null} for a mandate without a budget (v0.1 bytes). */
+    static String budgetJson(Mandate m) {
+        return m.budget == null ? null : m.budget.canonicalJson();
+    }
+
+    /** The EIP-712 {@code Budget} struct, or {@code null} for a mandate without a budget (the v0.2 struct unchanged). */
+    public static Eip712Mandate.Budget eip712Budget(Mandate m) {
+        return m.budget == null ? null : Eip712Mandate.Budget.of(m.budget.amount(), m.budget.currency(),
+                m.budget.maxPerCharge(), m.budget.period());
     }
 
     /** What an {@code hmac} or {@code hmac-role} party signs. */
     public static byte[] hmacBytes(Mandate m, String role, SignatureScheme scheme) {
-        return CanonicalMandate.bytes(m.counterpartyAgentId, m.expiresAt, m.id, m.proposerAgentId, m.scope,
-                scheme == SignatureScheme.HMAC_ROLE ? role : null, m.terms);
+        if (m.partiesForm()) {
+            return CanonicalMandate.withBudget(CanonicalParties.bytes(m.expiresAt, m.id, m.signedParties(), m.scope,
+                    scheme == SignatureScheme.HMAC_ROLE ? role : null, m.terms), budgetJson(m));
+        }
+        return CanonicalMandate.withBudget(CanonicalMandate.bytes(m.counterpartyAgentId, m.expiresAt, m.id,
+                m.proposerAgentId, m.scope, scheme == SignatureScheme.HMAC_ROLE ? role : null, m.terms), budgetJson(m));
     }
 
     public static Eip712Mandate.Domain domain(Mandate m) {
         return new Eip712Mandate.Domain(m.eip712ChainId, m.eip712Contract);
+    }
+
+    /** The EIP-712 digest wallet parties sign (either form): the mandate hash of a mandate with a wallet party. */
+    public static byte[] walletDigest(Mandate m) {
+        if (m.partiesForm()) {
+            return Eip712Parties.digest(domain(m), Eip712Parties.message(m.id, m.signedParties(), m.scope, m.terms,
+                    CanonicalMandate.isoMillis(m.expiresAt), m.protoVersion));
+        }
+        return Eip712Mandate.digest(domain(m), eip712Message(m), eip712Budget(m));
+    }
+
+    /** The EIP-712 typed data of the proof (either form). */
+    public static java.util.Map<String, Object> typedData(Mandate m) {
+        if (m.partiesForm()) {
+            return Eip712Parties.typedData(domain(m), Eip712Parties.message(m.id, m.signedParties(), m.scope, m.terms,
+                    CanonicalMandate.isoMillis(m.expiresAt), m.protoVersion));
+        }
+        return Eip712Mandate.typedData(domain(m), eip712Message(m), eip712Budget(m));
     }
 
     public static Eip712Mandate.Message eip712Message(Mandate m) {
@@ -53,7 +94,7 @@ public final class MandateSignatures {
         WalletParty party = WalletParty.parse(proposer ? m.proposerAgentId : m.counterpartyAgentId);
         String recovered;
         try {
-            recovered = Eip712Mandate.recover(Eip712Mandate.digest(domain(m), eip712Message(m)), signature);
+            recovered = Eip712Mandate.recover(Eip712Mandate.digest(domain(m), eip712Message(m), eip712Budget(m)), signature);
         } catch (IllegalArgumentException e) {
             throw ApiException.forbidden("invalid_signature", e.getMessage());
         }

@@ -3,6 +3,7 @@ package dev.agentpay.mandate.mandates.service;
 import dev.agentpay.mandate.config.ApiJson;
 import dev.agentpay.mandate.mandates.domain.Mandate;
 import dev.agentpay.mandate.mandates.domain.MandateView;
+import dev.agentpay.mandate.mandates.domain.PartyView;
 import dev.agentpay.mandate.mandates.domain.Transition;
 import dev.agentpay.mandate.signing.CanonicalMandate;
 import java.util.List;
@@ -18,7 +19,11 @@ public final class MandateViews {
                 m.state.wire(), m.protoMandateHash, m.protoVersion, m.proposerSignature, m.counterpartySignature,
                 ApiJson.time(m.signedByProposerAt), ApiJson.time(m.signedByCounterpartyAt), ApiJson.time(m.completedAt),
                 CanonicalMandate.isoMillis(m.expiresAt), m.disputeReason, ApiJson.time(m.disputedAt), m.drsReceiptId,
-                ApiJson.time(m.createdAt), ApiJson.time(m.updatedAt), m.proposerScheme.wire(), m.counterpartyScheme.wire(),
+                ApiJson.time(m.createdAt), ApiJson.time(m.updatedAt), m.proposerScheme.wire(),
+                m.counterpartyScheme == null ? null : m.counterpartyScheme.wire(), PartyView.of(m.signers()),
+                dev.agentpay.mandate.budget.domain.BudgetViews.Terms.of(m.budget),
+                m.budgetLedger == null ? null : dev.agentpay.mandate.budget.domain.Usdc.text(
+                        m.budgetLedger.remainingAt(dev.agentpay.commons.sql.Times.now())),
                 transitions == null ? null : transitions.stream().map(t -> new MandateView.TransitionView(t.id().toString(),
                         t.fromState() == null ? null : t.fromState().wire(), t.toState().wire(), t.anchorStatus(),
                         t.anchorTxHash(),

@@ -42,6 +42,9 @@ public class PartnerService {
     @Inject
     Outbox outbox;
 
+    @Inject
+    dev.agentpay.mandate.oauth.service.RegistryRecord registryRecord;
+
     /** Issues a new partner with a fresh API key and signing secret, shown in this answer only. */
     public Uni<ApiResult> create(String name) {
         String id = "ptn_" + UUID.randomUUID();
@@ -149,10 +152,9 @@ public class PartnerService {
         }));
     }
 
-    private Uni<Void> publish(SqlConnection conn, PartnerRecord p) {
-        List<String> hashes = ACTIVE.equals(p.status()) ? List.of(p.apiKeyHash()) : List.of();
-        return outbox.append(conn, new PartnerEvent(EventHeader.of(PartnerEvent.TYPE, p.id(), p.id(), p.updatedAt(),
-                PartnerEvent.SCHEMA_VERSION), p.name(), p.status(), hashes));
+    /** The partner's registry record (key, key scopes, OAuth clients), in this transaction. */
+    public Uni<Void> publish(SqlConnection conn, PartnerRecord p) {
+        return registryRecord.publish(conn, p);
     }
 
     private static ApiException notFound() {

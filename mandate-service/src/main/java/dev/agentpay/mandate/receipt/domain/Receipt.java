@@ -15,5 +15,7 @@ public record Receipt(
         String counterpartySignature,
         Instant signedByProposerAt,
         Instant signedByCounterpartyAt,
-        Instant issuedAt) {
+        Instant issuedAt,
+        /** Parties form: every party's signature ({@code parties} column JSON text); null for a two-party mandate. */
+        String parties) {
 }

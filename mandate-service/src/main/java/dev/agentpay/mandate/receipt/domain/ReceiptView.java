@@ -1,5 +1,8 @@
 package dev.agentpay.mandate.receipt.domain;
 
+import dev.agentpay.mandate.mandates.domain.PartyView;
+import java.util.List;
+
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
@@ -10,7 +13,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonPropertyOrder({"id", "mandate_id", "mandate_hash", "proposer_signature", "counterparty_signature",
-        "signed_by_proposer_at", "signed_by_counterparty_at", "issued_at", "anchor_tx_hash"})
+        "signed_by_proposer_at", "signed_by_counterparty_at", "issued_at", "anchor_tx_hash", "parties"})
 public record ReceiptView(
         String id,
         String mandateId,
@@ -20,5 +23,7 @@ public record ReceiptView(
         String signedByProposerAt,
         String signedByCounterpartyAt,
         String issuedAt,
-        String anchorTxHash) {
+        String anchorTxHash,
+        /** Every party's signature in signing order (two-party mandates: proposer then counterparty). */
+        List<PartyView> parties) {
 }

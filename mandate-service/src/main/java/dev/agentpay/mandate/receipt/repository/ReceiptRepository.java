@@ -16,13 +16,13 @@ import java.util.List;
 public class ReceiptRepository {
 
     private static final String COLUMNS = "id, mandate_id, partner_id, mandate_hash, proposer_signature,"
-            + " counterparty_signature, signed_by_proposer_at, signed_by_counterparty_at, issued_at";
+            + " counterparty_signature, signed_by_proposer_at, signed_by_counterparty_at, issued_at, parties";
 
     public Uni<Void> insert(SqlClient sql, Receipt r) {
-        return sql.preparedQuery("insert into receipt (" + COLUMNS + ") values ($1, $2, $3, $4, $5, $6, $7, $8, $9)")
-                .execute(Tuple.from(List.of(r.id(), r.mandateId(), r.partnerId(), r.mandateHash(), r.proposerSignature(),
-                        r.counterpartySignature(), db(r.signedByProposerAt()), db(r.signedByCounterpartyAt()),
-                        db(r.issuedAt()))))
+        return sql.preparedQuery("insert into receipt (" + COLUMNS + ") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)")
+                .execute(Tuple.from(java.util.Arrays.asList(r.id(), r.mandateId(), r.partnerId(), r.mandateHash(),
+                        r.proposerSignature(), r.counterpartySignature(), db(r.signedByProposerAt()),
+                        db(r.signedByCounterpartyAt()), db(r.issuedAt()), r.parties())))
                 .replaceWithVoid();
     }
 
@@ -36,6 +36,7 @@ public class ReceiptRepository {
     private static Receipt map(Row r) {
         return new Receipt(r.getString("id"), r.getString("mandate_id"), r.getString("partner_id"),
                 r.getString("mandate_hash"), r.getString("proposer_signature"), r.getString("counterparty_signature"),
-                instant(r, "signed_by_proposer_at"), instant(r, "signed_by_counterparty_at"), instant(r, "issued_at"));
+                instant(r, "signed_by_proposer_at"), instant(r, "signed_by_counterparty_at"), instant(r, "issued_at"),
+                r.getString("parties"));
     }
 }

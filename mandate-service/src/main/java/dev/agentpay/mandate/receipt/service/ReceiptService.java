@@ -9,6 +9,8 @@ import dev.agentpay.commons.outbox.Outbox;
 import dev.agentpay.mandate.config.ApiJson;
 import dev.agentpay.mandate.mandates.domain.Mandate;
 import dev.agentpay.mandate.mandates.domain.MandateState;
+import dev.agentpay.mandate.mandates.domain.PartyView;
+import dev.agentpay.mandate.mandates.repository.PartiesColumn;
 import dev.agentpay.mandate.mandates.domain.Transition;
 import dev.agentpay.mandate.mandates.repository.MandateRepository;
 import dev.agentpay.mandate.mandates.service.MandateViews;
@@ -46,13 +48,14 @@ public class ReceiptService {
             return mandates.transitions(conn, r.mandateId()).map(ts -> {
                 String anchor = null;
                 for (Transition t : ts) {
-                    if (t.toState() == MandateState.SIGNED_BY_BOTH) {
+                    if (t.toState().fullySigned()) {
                         anchor = t.anchorTxHash();
                     }
                 }
                 return new ReceiptView(r.id(), r.mandateId(), r.mandateHash(), r.proposerSignature(),
                         r.counterpartySignature(), ApiJson.time(r.signedByProposerAt()),
-                        ApiJson.time(r.signedByCounterpartyAt()), ApiJson.time(r.issuedAt()), anchor);
+                        ApiJson.time(r.signedByCounterpartyAt()), ApiJson.time(r.issuedAt()), anchor,
+                        r.parties() == null ? null : PartyView.of(PartiesColumn.read(r.parties())));
             });
         }));
     }

@@ -4,6 +4,7 @@ import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.chains.ChainTable;
 import dev.agentpay.settlement.client.EvmClient;
 import dev.agentpay.settlement.config.SettlementConfig;
+import dev.agentpay.settlement.watcher.service.ChainLeases;
 import dev.agentpay.settlement.watcher.service.SerialLanes;
 import dev.agentpay.settlement.sweep.client.SweepChainClient;
 import dev.agentpay.settlement.sweep.repository.SweepRepository;
@@ -77,6 +78,9 @@ public class Sweeper {
     @Inject
     Vertx vertx;
 
+    @Inject
+    ChainLeases chainLeases;
+
     private final Map<Chain, SweepChainClient> clients = new ConcurrentHashMap<>();
     private final SerialLanes<Chain> lanes = new SerialLanes<>();
 
@@ -117,6 +121,10 @@ public class Sweeper {
         if (!sweepable(e)) {
             return Uni.createFrom().failure(new IllegalStateException(chain.value() + " has no RPC URL or deposit factory"));
         }
+        if (chainLeases.beginSweep(e.name()) < 0) {
+            // another instance holds this chain (its scans and sweeps): nothing to do here
+            return Uni.createFrom().item(new Round(0, BigInteger.ZERO, null, "not_this_instance"));
+        }
         SweepChainClient rpc = client(e);
         String factory = e.depositFactoryAddress().orElseThrow();
         return reverify(e, rpc)
@@ -142,8 +150,8 @@ public class Sweeper {
                     metrics.counter("sweep.address.mismatch", "chain", e.name()).increment();
                     LOG.errorf("%s: deposit address %s of invoice %s is not factory %s's (%s): not swept, check CHAIN_%s_DEPOSIT_FACTORY_ADDRESS",
                             e.name(), o.address(), o.invoiceId(), factory, onChain, e.name().toUpperCase(Locale.ROOT));
-                    return ledger.markUnsweepable(pool, e.name(), o.address(),
-                            "not the deposit address of factory " + factory + " for invoice " + o.invoiceId()).replaceWithVoid();
+                    return chainLeases.sweep(e.name(), tx -> ledger.markUnsweepable(tx, e.name(), o.address(),
+                            "not the deposit address of factory " + factory + " for invoice " + o.invoiceId())).replaceWithVoid();
                 });
             }
             return checked.flatMap(x -> salts.isEmpty()
@@ -155,14 +163,14 @@ public class Sweeper {
     /** Signs a sweep, records it SENT with its raw bytes, then broadcasts it and waits a little for its receipt. */
     private Uni<Round> send(ChainTable.Entry e, SweepChainClient rpc, String factory, List<byte[]> salts, List<String> addresses) {
         UUID id = UUID.randomUUID();
-        return rpc.signSweep(factory, e.usdcAddress(), salts).flatMap(signed -> ledger
-                .recordSent(pool, id, e.name(), signed.txHash(), signed.nonce(), signed.raw(), addresses, Instant.now())
+        return rpc.signSweep(factory, e.usdcAddress(), salts).flatMap(signed -> chainLeases.sweep(e.name(), tx -> ledger
+                .recordSent(tx, id, e.name(), signed.txHash(), signed.nonce(), signed.raw(), addresses, Instant.now()))
                 .invoke(() -> LOG.infof("%s: sweep %s of %d address(es) sent as %s", e.name(), id, addresses.size(), signed.txHash()))
                 .flatMap(x -> rpc.broadcast(signed.raw()).onItemOrFailure().transformToUni((ok, ex) -> {
                     Round sent = new Round(addresses.size(), BigInteger.ZERO, signed.txHash(), "sent");
                     if (ex instanceof EvmClient.RpcException) {
                         LOG.warnf("%s: broadcasting sweep %s failed (re-broadcast later): %s", e.name(), id, ex.getMessage());
-                        return ledger.rebroadcast(pool, id, ex.getMessage(), Instant.now()).replaceWith(sent);
+                        return chainLeases.sweep(e.name(), tx -> ledger.rebroadcast(tx, id, ex.getMessage(), Instant.now())).replaceWith(sent);
                     }
                     if (ex != null) {
                         return Uni.createFrom().failure(ex);
@@ -206,7 +214,7 @@ public class Sweeper {
             }
             String reason = "reorg: no longer mined in block " + m.blockNumber() + " (" + m.blockHash() + ")"
                     + receipt.map(r -> ", now in block " + r.getBlockNumber()).orElse("");
-            return pool.withTransaction(tx -> ledger.reopen(tx, m.id(), reason, Instant.now())).flatMap(reopened -> {
+            return chainLeases.sweep(e.name(), tx -> ledger.reopen(tx, m.id(), reason, Instant.now())).flatMap(reopened -> {
                 if (!reopened) {
                     return Uni.createFrom().voidItem();
                 }
@@ -236,7 +244,7 @@ public class Sweeper {
             if (b.attempts() >= config.sweep().maxAttempts()) {
                 // Not mined after every attempt: another transaction may have taken the nonce. The money is
                 // still at the addresses (a sweep that never ran moved nothing); the next sweep takes them.
-                return ledger.fail(pool, b.id(), "not mined after " + b.attempts() + " broadcasts", Instant.now()).map(x -> {
+                return chainLeases.sweep(e.name(), tx -> ledger.fail(tx, b.id(), "not mined after " + b.attempts() + " broadcasts", Instant.now())).map(x -> {
                     metrics.counter("sweep.batches", "chain", e.name(), "outcome", "failed").increment();
                     LOG.errorf("%s: sweep %s (%s) FAILED: not mined after %d broadcasts", e.name(), b.id(), b.txHash(), b.attempts());
                     return new Round(b.addresses().size(), BigInteger.ZERO, b.txHash(), "failed");
@@ -245,7 +253,7 @@ public class Sweeper {
             return rpc.broadcast(b.rawTx())
                     .map(x -> (String) null)
                     .onFailure(EvmClient.RpcException.class).recoverWithItem(Throwable::getMessage)
-                    .flatMap(error -> ledger.rebroadcast(pool, b.id(), error, Instant.now()).map(x -> {
+                    .flatMap(error -> chainLeases.sweep(e.name(), tx -> ledger.rebroadcast(tx, b.id(), error, Instant.now())).map(x -> {
                         metrics.counter("sweep.batches", "chain", e.name(), "outcome", "rebroadcast").increment();
                         LOG.warnf("%s: sweep %s (%s) re-broadcast (attempt %d)%s", e.name(), b.id(), b.txHash(), b.attempts() + 1,
                                 error == null ? "" : ": " + error);
@@ -256,14 +264,14 @@ public class Sweeper {
 
     private Uni<Round> finish(ChainTable.Entry e, String factory, UUID id, int addresses, String txHash, TransactionReceipt receipt) {
         if (!receipt.isStatusOK()) {
-            return ledger.fail(pool, id, "reverted in block " + receipt.getBlockNumber(), Instant.now()).map(x -> {
+            return chainLeases.sweep(e.name(), tx -> ledger.fail(tx, id, "reverted in block " + receipt.getBlockNumber(), Instant.now())).map(x -> {
                 metrics.counter("sweep.batches", "chain", e.name(), "outcome", "failed").increment();
                 LOG.errorf("%s: sweep %s (%s) FAILED: reverted; its addresses are swept again next round", e.name(), id, txHash);
                 return new Round(addresses, BigInteger.ZERO, txHash, "failed");
             });
         }
         Map<String, BigInteger> swept = SweepChainClient.swept(receipt, factory);
-        return pool.withTransaction(tx -> ledger.confirm(tx, id, e.name(), swept, receipt.getBlockNumber().longValueExact(),
+        return chainLeases.sweep(e.name(), tx -> ledger.confirm(tx, id, e.name(), swept, receipt.getBlockNumber().longValueExact(),
                 receipt.getBlockHash(), Instant.now())).map(x -> {
                     BigInteger total = swept.values().stream().reduce(BigInteger.ZERO, BigInteger::add);
                     metrics.counter("sweep.batches", "chain", e.name(), "outcome", "confirmed").increment();

@@ -23,8 +23,22 @@ public abstract class ChainScanner<C extends AutoCloseable> implements AutoClose
         this.config = config;
     }
 
+    /** The fence of the tick in progress: its chain's lease and the token the tick started with. */
+    private volatile ChainLeases.Fence fence = new ChainLeases.Fence("", -1);
+
     /** One tick; emits the number of events published. Ticks of one chain never overlap. */
     public abstract Uni<Integer> tick();
+
+    /** One tick under the chain's fencing token: every step it commits is refused if the token is stale. */
+    public Uni<Integer> tick(long token) {
+        fence = new ChainLeases.Fence(chain.name(), token);
+        return tick();
+    }
+
+    /** What this tick's commits are fenced with. */
+    protected ChainLeases.Fence fence() {
+        return fence;
+    }
 
     public String chain() {
         return chain.name();

@@ -92,7 +92,7 @@ public class EvmScanner extends ChainScanner<EvmClient> {
             long from = todo.stream().mapToLong(DepositRepository.Deposit::backfillFrom).min().orElseThrow();
             List<String> to = todo.stream().map(DepositRepository.Deposit::address).toList();
             return collect(from, checkpoint, (f, t) -> rpc.transfersTo(token, to, f, t))
-                    .flatMap(found -> ledger.commitBackfill(chain.name(), found, todo.stream().map(DepositRepository.Deposit::seq).toList(), SOURCE)
+                    .flatMap(found -> ledger.commitBackfill(fence(), chain.name(), found, todo.stream().map(DepositRepository.Deposit::seq).toList(), SOURCE)
                             .map(n -> {
                                 published.addAndGet(n);
                                 if (!found.isEmpty()) {
@@ -161,7 +161,7 @@ public class EvmScanner extends ChainScanner<EvmClient> {
         Uni<BlockRef> first = start >= 0 ? rpc.block(start) : Uni.createFrom().item(new BlockRef(-1, null));
         return first.flatMap(b -> {
             Checkpoint cp = new Checkpoint(start, b.hash(), null);
-            return ledger.commit(new ScanResult(chain.name(), List.of(), List.of(), cp,
+            return ledger.commit(fence(), new ScanResult(chain.name(), List.of(), List.of(), cp,
                             b.hash() == null ? List.of() : List.of(b), -1), SOURCE, config.evm().rememberedBlocks())
                     .invoke(() -> LOG.infof("%s: first start, scanning from block %d", chain.name(), start + 1))
                     .replaceWith(new Start(cp, 0));
@@ -205,7 +205,7 @@ public class EvmScanner extends ChainScanner<EvmClient> {
                     if (end == null) {
                         return Uni.createFrom().item(false); // the head moved back under us: the next tick sees the reorg
                     }
-                    return ledger.commit(new ScanResult(chain.name(), found, List.of(), new Checkpoint(to, end.hash(), null),
+                    return ledger.commit(fence(), new ScanResult(chain.name(), found, List.of(), new Checkpoint(to, end.hash(), null),
                             List.of(end), -1), SOURCE, config.evm().rememberedBlocks()).map(n -> {
                                 published.addAndGet(n);
                                 next.set(to + 1);
@@ -260,7 +260,7 @@ public class EvmScanner extends ChainScanner<EvmClient> {
                             List<Transfer> vanished = live.stream().filter(t -> !stillThere.contains(t.id())).toList();
                             LOG.warnf("%s: reorg below block %d; fork point %d, %d transfer(s) retracted",
                                     chain.name(), cp.block(), fork.number(), vanished.size());
-                            return ledger.commit(new ScanResult(chain.name(), found, vanished, new Checkpoint(e.number(), e.hash(), null),
+                            return ledger.commit(fence(), new ScanResult(chain.name(), found, vanished, new Checkpoint(e.number(), e.hash(), null),
                                     e.hash() == null ? List.of() : List.of(e), fork.number()), SOURCE, config.evm().rememberedBlocks());
                         }));
                     });

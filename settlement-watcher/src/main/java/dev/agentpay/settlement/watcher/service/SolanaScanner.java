@@ -74,7 +74,7 @@ public class SolanaScanner extends ChainScanner<SolanaClient> {
             }).flatMap(x -> {
                 JsonNode newest = sigs.get(sigs.size() - 1);
                 Checkpoint cursor = new Checkpoint(newest.path("slot").asLong(), null, newest.path("signature").asText());
-                return ledger.commit(new ScanResult(key, found, List.of(), cursor, List.of(), -1), SOURCE, 0);
+                return ledger.commit(fence(), new ScanResult(key, found, List.of(), cursor, List.of(), -1), SOURCE, 0);
             });
         });
     }

@@ -23,7 +23,8 @@ import java.util.List;
  * The watcher's state changes and their {@code chain-transfers} events: {@link #commit} writes a scan step
  * and its outbox events in one transaction, and publishes a transfer only when its row is new (or comes
  * back after a retraction), so re-scanning a range never publishes twice. The one owner of the watcher's
- * transactions (the repositories run on the client they are given).
+ * transactions (the repositories run on the client they are given). Every step's transaction begins with the
+ * chain's fencing check ({@link ChainLeases}): a stale instance's step is refused.
  */
 @ApplicationScoped
 public class WatcherLedger {
@@ -36,6 +37,8 @@ public class WatcherLedger {
     DepositRepository deposits;
     @Inject
     Outbox outbox;
+    @Inject
+    ChainLeases leases;
 
     public Uni<Checkpoint> checkpoint(String chain) {
         return repo.checkpoint(pool, chain);
@@ -67,10 +70,10 @@ public class WatcherLedger {
     }
 
     /** Commits one scan step; emits how many events it published. */
-    public Uni<Integer> commit(ScanResult step, String source, int rememberedBlocks) {
+    public Uni<Integer> commit(ChainLeases.Fence fence, ScanResult step, String source, int rememberedBlocks) {
         Instant now = Instant.now();
         return pool.withTransaction(tx -> {
-            Uni<Integer> n = Uni.createFrom().item(0);
+            Uni<Integer> n = leases.fence(tx, fence).replaceWith(0);
             for (Transfer t : step.vanished()) {
                 n = n.flatMap(k -> retract(tx, t, source, now).map(x -> k + x));
             }
@@ -88,10 +91,10 @@ public class WatcherLedger {
      * Commits a back-fill of newly learned deposit addresses: the transfers found to them up to the
      * checkpoint, and the addresses marked done, in one transaction; emits how many events it published.
      */
-    public Uni<Integer> commitBackfill(String chain, List<Transfer> found, List<Long> doneSeqs, String source) {
+    public Uni<Integer> commitBackfill(ChainLeases.Fence fence, String chain, List<Transfer> found, List<Long> doneSeqs, String source) {
         Instant now = Instant.now();
         return pool.withTransaction(tx -> {
-            Uni<Integer> n = Uni.createFrom().item(0);
+            Uni<Integer> n = leases.fence(tx, fence).replaceWith(0);
             for (Transfer t : found) {
                 n = n.flatMap(k -> detect(tx, t, source, now).map(x -> k + x));
             }

@@ -45,6 +45,9 @@ public class WatcherSupervisor {
     @Inject
     Vertx vertx;
 
+    @Inject
+    ChainLeases leases;
+
     private final Map<Chain, WakeLoop> loops = new ConcurrentHashMap<>();
     private final Map<Chain, ChainScanner<?>> scanners = new ConcurrentHashMap<>();
     private final SerialLanes<Chain> lanes = new SerialLanes<>();
@@ -78,7 +81,12 @@ public class WatcherSupervisor {
         ChainScanner<?> scanner = scanner(e);
         scanners.put(chain, scanner);
         long every = e.pollInterval().toMillis();
-        WakeLoop loop = new WakeLoop("chain-watcher-" + e.name(), vertx, () -> lanes.run(chain, scanner::tick)
+        leases.hold(e.name());
+        // a tick runs only while this instance holds the chain's lease, under the token it starts with
+        WakeLoop loop = new WakeLoop("chain-watcher-" + e.name(), vertx, () -> lanes.run(chain, () -> {
+                    long token = leases.token(e.name());
+                    return token < 0 ? Uni.createFrom().item(0) : scanner.tick(token);
+                })
                 .invoke(n -> {
                     if (n > 0) {
                         LOG.debugf("%s: %d event(s) published", e.name(), n);

@@ -110,7 +110,10 @@ public class DeliveryRepository {
         // A lease lost in a PostgreSQL crash only makes the delivery claimable again (at-least-once, as a
         // dispatcher crash does), so the claim's commit need not wait for its WAL flush; the next
         // synchronous commit (the attempt's record) flushes it anyway.
-        return tx.preparedQuery("select pg_try_advisory_xact_lock($1), set_config('synchronous_commit', 'off', true)")
+        // An instance frozen inside its claim (the lock held) has its session ended by the server after 5 s, so
+        // the other instances go on claiming (issue 29).
+        return tx.preparedQuery("select pg_try_advisory_xact_lock($1), set_config('synchronous_commit', 'off', true),"
+                        + " set_config('idle_in_transaction_session_timeout', '5000', true)")
                 .execute(Tuple.of(CLAIM_LOCK))
                 .flatMap(rs -> !rs.iterator().next().getBoolean(0) ? Uni.createFrom().item(List.<Claimed>of())
                         : tx.preparedQuery("""

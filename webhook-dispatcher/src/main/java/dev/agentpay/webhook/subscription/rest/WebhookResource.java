@@ -2,6 +2,7 @@ package dev.agentpay.webhook.subscription.rest;
 
 import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
+import dev.agentpay.commons.auth.Scopes;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.commons.rest.PageLimit;
@@ -42,6 +43,7 @@ import java.util.UUID;
 /** Webhook subscriptions and their delivery log, for the partner of the {@code x-api-key}. */
 @Path("/v1/webhooks")
 @PartnerAuthenticated
+@Scopes.WebhooksManage
 @Tag(name = "Webhooks")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)

@@ -1,0 +1,198 @@
+package dev.agentpay.e2e;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.localstack.RepoPaths;
+import dev.agentpay.mandate.signing.CanonicalMandate;
+import dev.agentpay.mandate.signing.CanonicalParties;
+import dev.agentpay.mandate.signing.MandateParty;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A mandate with three parties on the real stack, through the gateway: a buyer signing with the partner's
+ * HMAC secret and two viem wallets (keys made and used by a Node script) signing the published
+ * {@code MultiPartyMandate} typed data, in order; {@code signed_by_proposer}, {@code partially_signed},
+ * {@code signed_by_all}, then completed; every transition anchored; the proof listing every signature checked
+ * by the independent verifier {@code tools/verify-mandate} and by MCP {@code service_verify_mandate}; a
+ * tampered party list caught.
+ */
+@Order(4)
+class PartiesMandateIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path WALLET = RepoPaths.root().resolve("deploy/e2e/src/test/js/wallet.mjs");
+    private static final Path VERIFIER = RepoPaths.root().resolve("tools/verify-mandate/verify.mjs");
+
+    record Run(int exit, String out) {
+    }
+
+    @Test
+    void threePartiesHmacAndTwoWalletsSignInOrderAreAnchoredAndVerified() throws Exception {
+        Map<String, String> env = SharedStack.env();
+        String base = env.get("BASE_URL");
+        String key = env.get("API_KEY");
+        String chainId = env.get("ANCHOR_CHAIN_ID");
+        JsonNode seller = JSON.readTree(node(List.of(WALLET.toString(), "new"), null).out());
+        JsonNode inspector = JSON.readTree(node(List.of(WALLET.toString(), "new"), null).out());
+        String buyer = "agent:e2e-buyer-" + System.nanoTime();
+
+        Map<String, Object> body = Map.of("parties", List.of(
+                        Map.of("id", buyer, "role", "buyer"),
+                        Map.of("id", "eip155:" + chainId + ":" + seller.get("address").asText(), "role", "seller"),
+                        Map.of("id", "eip155:" + chainId + ":" + inspector.get("address").asText(), "role", "inspector")),
+                "scope", "Deliver 3 translated pages, inspected before payment",
+                "terms", Map.of("amount", 60, "currency", "USDC", "inspection_fee", 5),
+                "expiry", Instant.now().plus(3, ChronoUnit.DAYS).toString());
+        String id = given().baseUri(base).header("x-api-key", key).contentType("application/json").body(body)
+                .post("/v1/mandates").then().statusCode(201).extract().path("data.mandate_id");
+        JsonNode m = get(base, key, id);
+        assertThat(m.get("proto_version").asText()).isEqualTo("0.2");
+
+        // the buyer's HMAC over the parties form's canonical bytes; the wallets sign the typed data of the proof
+        List<MandateParty> parties = new ArrayList<>();
+        m.get("parties").forEach(p -> parties.add(new MandateParty(p.get("id").asText(), p.get("role").asText())));
+        String buyerSig = CanonicalMandate.hmacHex(CanonicalParties.bytes(Instant.parse(m.get("expires_at").asText()),
+                id, parties, m.get("scope").asText(), CanonicalMandate.canonicalTerms(JSON.writeValueAsString(m.get("terms")))),
+                env.get("SIGNING_SECRET"));
+        JsonNode unsigned = proof(base, id);
+        assertThat(unsigned.at("/typed_data/primaryType").asText()).isEqualTo("MultiPartyMandate");
+        String typedData = JSON.writeValueAsString(unsigned.get("typed_data"));
+        String sellerSig = node(List.of(WALLET.toString(), "sign", seller.get("privateKey").asText()), typedData).out().trim();
+        String inspectorSig = node(List.of(WALLET.toString(), "sign", inspector.get("privateKey").asText()), typedData).out().trim();
+
+        assertThat(sign(base, key, id, "seller", sellerSig, 409).path("error").path("code").asText())
+                .isEqualTo("invalid_transition");
+        assertThat(sign(base, key, id, "buyer", buyerSig, 200).at("/data/status").asText()).isEqualTo("signed_by_proposer");
+        assertThat(sign(base, key, id, "seller", inspectorSig, 403).at("/error/code").asText()).isEqualTo("invalid_signature");
+        assertThat(sign(base, key, id, "seller", sellerSig, 200).at("/data/status").asText()).isEqualTo("partially_signed");
+        assertThat(sign(base, key, id, "inspector", inspectorSig, 200).at("/data/status").asText()).isEqualTo("signed_by_all");
+        given().baseUri(base).header("x-api-key", key).post("/v1/mandates/" + id + "/complete").then().statusCode(200);
+
+        // signed_by_proposer, partially_signed, signed_by_all, in_progress, completed: five anchors
+        JsonNode proof = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).until(() -> {
+            JsonNode p = proof(base, id);
+            return p.get("anchors").size() == 5 ? p : null;
+        }, Objects::nonNull);
+        assertThat(proof.get("anchor_status").asText()).isEqualTo("anchored");
+        List<String> roles = new ArrayList<>();
+        proof.get("signatures").forEach(s -> roles.add(s.get("role").asText()));
+        assertThat(roles).containsExactly("buyer", "seller", "inspector");
+        assertThat(proof.at("/signatures/2/recovered_address").asText()).isEqualToIgnoringCase(inspector.get("address").asText());
+
+        Path dir = Files.createDirectories(RepoPaths.root().resolve("deploy/e2e/target/proofs"));
+        Run ok = verify(dir, proof, p -> { }, env);
+        assertThat(ok.exit()).as(ok.out()).isZero();
+        assertThat(ok.out()).contains("VERIFIED").contains("PASS  parties").contains("NOTE  signature:buyer: hmac")
+                .contains("PASS  signature:seller").contains("PASS  signature:inspector")
+                .contains("PASS  anchor:partially_signed").contains("PASS  anchor:signed_by_all");
+
+        JsonNode mcp = verifyWithMcp(base, id);
+        assertThat(mcp.path("verified").asBoolean()).as(mcp.toString()).isTrue();
+        assertThat(passed(mcp)).contains("mandate_hash", "parties", "signature:seller", "signature:inspector",
+                "anchor:signed_by_proposer", "anchor:partially_signed", "anchor:signed_by_all", "anchor:completed", "domain");
+
+        // the signing order is signed: swapping two parties changes the digest; relabelling a signature fails parties
+        Run swapped = verify(dir, proof, p -> {
+            ArrayNode ps = (ArrayNode) p.at("/typed_data/message/parties");
+            JsonNode first = ps.get(1).deepCopy();
+            ps.set(1, ps.get(2).deepCopy());
+            ps.set(2, first);
+        }, env);
+        assertThat(swapped.exit()).as(swapped.out()).isEqualTo(1);
+        assertThat(swapped.out()).contains("FAIL  mandate_hash").contains("FAIL  parties");
+        Run relabelled = verify(dir, proof, p -> ((ObjectNode) p.get("signatures").get(2)).put("role", "seller"), env);
+        assertThat(relabelled.exit()).as(relabelled.out()).isEqualTo(1);
+        assertThat(relabelled.out()).contains("FAIL  parties");
+
+        // the new states are subscribable webhook types
+        given().baseUri(base).header("x-api-key", key).contentType("application/json")
+                .body(Map.of("url", "https://hooks.example.com/parties", "secret", "parties-e2e-secret-0123456789",
+                        "events", List.of("mandate.partially_signed", "mandate.signed_by_all")))
+                .post("/v1/webhooks").then().statusCode(201);
+    }
+
+    private static JsonNode get(String base, String key, String id) throws Exception {
+        return JSON.readTree(given().baseUri(base).header("x-api-key", key).get("/v1/mandates/" + id).then().statusCode(200)
+                .extract().asString()).get("data");
+    }
+
+    private static JsonNode sign(String base, String key, String id, String signer, String signature, int status)
+            throws Exception {
+        return JSON.readTree(given().baseUri(base).header("x-api-key", key).contentType("application/json")
+                .body(Map.of("signer", signer, "signature", signature))
+                .post("/v1/mandates/" + id + "/sign").then().statusCode(status).extract().asString());
+    }
+
+    private static JsonNode proof(String base, String id) throws Exception {
+        return JSON.readTree(given().baseUri(base).get("/v1/public/mandates/" + id + "/proof").then().statusCode(200)
+                .extract().asString()).get("data");
+    }
+
+    private static JsonNode verifyWithMcp(String base, String id) throws Exception {
+        String req = JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 1, "method", "tools/call",
+                "params", Map.of("name", "service_verify_mandate", "arguments", Map.of("mandate_id", id))));
+        String body = given().baseUri(base).contentType("application/json").accept("application/json, text/event-stream")
+                .body(req).post("/disco/mcp").then().statusCode(200).extract().asString();
+        JsonNode result = JSON.readTree(body).path("result");
+        assertThat(result.path("isError").asBoolean(true)).as(body).isFalse();
+        return result.path("structuredContent");
+    }
+
+    private static List<String> passed(JsonNode report) {
+        List<String> out = new ArrayList<>();
+        report.path("checks").forEach(c -> {
+            if (c.path("ok").isBoolean() && c.path("ok").asBoolean()) {
+                out.add(c.path("name").asText());
+            }
+        });
+        return out;
+    }
+
+    private static Run verify(Path dir, JsonNode proof, Consumer<JsonNode> change, Map<String, String> env) throws Exception {
+        JsonNode copy = proof.deepCopy();
+        change.accept(copy);
+        Path file = Files.createTempFile(dir, "parties-proof-", ".json");
+        Files.writeString(file, JSON.writeValueAsString(copy));
+        return node(List.of(VERIFIER.toString(), "--proof", file.toString(), "--rpc-url", env.get("ANCHOR_RPC_URL")), null);
+    }
+
+    private static Run node(List<String> args, String stdin) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add("node");
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        if (stdin != null) {
+            p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+        }
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("node " + args + " did not finish");
+        }
+        String text = new String(out, StandardCharsets.UTF_8);
+        if (p.exitValue() == 2) {
+            throw new AssertionError("node " + args + " failed: " + text);
+        }
+        return new Run(p.exitValue(), text);
+    }
+}

@@ -1,0 +1,60 @@
+package dev.agentpay.mandate.mandates.rest;
+
+import dev.agentpay.mandate.mandates.rest.MandateApi.CreateMandateRequest;
+import jakarta.validation.Constraint;
+import jakarta.validation.ConstraintValidator;
+import jakarta.validation.ConstraintValidatorContext;
+import jakarta.validation.Payload;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * The two forms of {@code POST /v1/mandates} are exclusive: {@code proposer} and {@code counterparty} (both
+ * required, as in v0.1: {@code proposer: is required}), or {@code parties} (and then neither of the two). A
+ * violation names the field at fault, so it sorts with the record's other violations by field name
+ * ({@code ViolationMapper}) exactly as the former {@code @NotNull} on the two did.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Constraint(validatedBy = MandateForm.Validator.class)
+public @interface MandateForm {
+
+    String message() default "send either proposer and counterparty, or parties";
+
+    Class<?>[] groups() default {};
+
+    Class<? extends Payload>[] payload() default {};
+
+    class Validator implements ConstraintValidator<MandateForm, CreateMandateRequest> {
+
+        @Override
+        public boolean isValid(CreateMandateRequest r, ConstraintValidatorContext context) {
+            if (r == null) {
+                return true;
+            }
+            context.disableDefaultConstraintViolation();
+            boolean valid = true;
+            if (r.parties() != null) {
+                if (r.proposer() != null || r.counterparty() != null) {
+                    valid = refuse(context, "parties", "must not be sent with proposer or counterparty: send either "
+                            + "proposer and counterparty (two parties), or parties (2 to 16)");
+                }
+                return valid;
+            }
+            if (r.proposer() == null) {
+                valid = refuse(context, "proposer", "is required (or send parties instead of proposer and counterparty)");
+            }
+            if (r.counterparty() == null) {
+                valid = refuse(context, "counterparty", "is required");
+            }
+            return valid;
+        }
+
+        private static boolean refuse(ConstraintValidatorContext context, String field, String message) {
+            context.buildConstraintViolationWithTemplate(message).addPropertyNode(field).addConstraintViolation();
+            return false;
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.agentpay.mandate.signing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The EIP-712 struct of a mandate with a budget (issue 28) against viem's hashTypedData / signTypedData
+ * ({@code src/test/js/generate-eip712-budget-vectors.mjs}), and the canonical {@code budget} member: present only with a
+ * budget, first in the object, so a mandate without one signs exactly the bytes it signed before.
+ */
+class Eip712BudgetTest {
+
+    private static JsonNode vectors() throws Exception {
+        try (InputStream in = Eip712BudgetTest.class.getResourceAsStream("/eip712/budget-vectors.json")) {
+            return new ObjectMapper().readTree(in);
+        }
+    }
+
+    private static Eip712Mandate.Domain domain(JsonNode v) {
+        return new Eip712Mandate.Domain(v.at("/domain/chainId").asLong(), v.at("/domain/verifyingContract").asText());
+    }
+
+    private static Eip712Mandate.Message message(JsonNode v) {
+        JsonNode m = v.get("message");
+        return Eip712Mandate.message(m.get("id").asText(), m.get("proposer").asText(), m.get("counterparty").asText(),
+                m.get("scope").asText(), v.get("terms").asText(), m.get("expiresAt").asText(), m.get("protoVersion").asText());
+    }
+
+    private static Eip712Mandate.Budget budget(JsonNode v) {
+        JsonNode b = v.at("/message/budget");
+        String max = b.get("maxPerCharge").asText();
+        String period = b.get("period").asText();
+        return Eip712Mandate.Budget.of(b.get("amount").asText(), b.get("currency").asText(), max.isEmpty() ? null : max,
+                period.isEmpty() ? null : period);
+    }
+
+    @Test
+    void digestsAndSignaturesMatchViem() throws Exception {
+        JsonNode all = vectors();
+        assertThat(all).hasSize(2);
+        for (JsonNode v : all) {
+            assertThat(Eip712Mandate.digestHex(domain(v), message(v), budget(v))).isEqualTo(v.get("digest").asText());
+            // the budget changes the digest: the v0.2 struct without it is another hash
+            assertThat(Eip712Mandate.digestHex(domain(v), message(v))).isNotEqualTo(v.get("digest").asText());
+            assertThat(Eip712Mandate.recover(Eip712Mandate.digest(domain(v), message(v), budget(v)),
+                    v.get("proposer_signature").asText())).isEqualTo(v.get("proposer_address").asText());
+        }
+        // another amount is another digest
+        JsonNode v = all.get(0);
+        Eip712Mandate.Budget b = budget(v);
+        assertThat(Eip712Mandate.digestHex(domain(v), message(v), new Eip712Mandate.Budget("1.01", b.currency(),
+                b.maxPerCharge(), b.period()))).isNotEqualTo(v.get("digest").asText());
+        // null budget: exactly the v0.2 digest
+        assertThat(Eip712Mandate.digestHex(domain(v), message(v), null)).isEqualTo(Eip712Mandate.digestHex(domain(v), message(v)));
+    }
+
+    @Test
+    void typedDataCarriesTheBudgetStruct() throws Exception {
+        JsonNode v = vectors().get(0);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> td = Eip712Mandate.typedData(domain(v), message(v), budget(v));
+        JsonNode json = new ObjectMapper().valueToTree(td);
+        assertThat(json.at("/types/Budget")).hasSize(4);
+        assertThat(json.at("/types/Mandate/7/type").asText()).isEqualTo("Budget");
+        assertThat(json.at("/message/budget")).isEqualTo(v.at("/message/budget"));
+    }
+
+    @Test
+    void theCanonicalBudgetMemberIsInsertedFirstAndOnlyWhenPresent() {
+        byte[] plain = "{\"counterparty_agent_id\":\"b\",\"id\":\"x\"}".getBytes(StandardCharsets.UTF_8);
+        assertThat(CanonicalMandate.withBudget(plain, null)).isSameAs(plain);
+        assertThat(new String(CanonicalMandate.withBudget(plain, "{\"amount\":\"1\"}"), StandardCharsets.UTF_8))
+                .isEqualTo("{\"budget\":{\"amount\":\"1\"},\"counterparty_agent_id\":\"b\",\"id\":\"x\"}");
+    }
+}
