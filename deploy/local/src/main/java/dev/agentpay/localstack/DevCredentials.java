@@ -66,8 +66,10 @@ final class DevCredentials {
         for (String[] p : new String[][] {{"dev-partner-1", "Development partner 1", "API_KEY", "SIGNING_SECRET"},
                 {"dev-partner-2", "Development partner 2", "API_KEY_2", "SIGNING_SECRET_2"}}) {
             String body = JSON.writeValueAsString(Map.of("name", p[1], "api_key", secrets.get(p[2]), "signing_secret", secrets.get(p[3])));
+            // a service's first requests after its start can take long on a loaded machine (class loading, JIT):
+            // 10 s timed out on a shared 2-core machine; the PUT is idempotent
             HttpResponse<String> res = http.send(HttpRequest.newBuilder(URI.create(mandate + "/admin/partners/" + p[0]))
-                    .timeout(Duration.ofSeconds(10))
+                    .timeout(Duration.ofSeconds(45))
                     .header("content-type", "application/json")
                     .header("x-admin-key", secrets.get("ADMIN_API_KEY"))
                     .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
@@ -79,8 +81,13 @@ final class DevCredentials {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         String probe = baseUrl + "/v1/invoices?limit=1";
         while (System.nanoTime() < deadline) {
-            HttpResponse<String> res = http.send(HttpRequest.newBuilder(URI.create(probe)).timeout(Duration.ofSeconds(5))
-                    .header("x-api-key", secrets.get("API_KEY")).GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> res;
+            try {
+                res = http.send(HttpRequest.newBuilder(URI.create(probe)).timeout(Duration.ofSeconds(5))
+                        .header("x-api-key", secrets.get("API_KEY")).GET().build(), HttpResponse.BodyHandlers.ofString());
+            } catch (java.net.http.HttpTimeoutException e) {
+                continue; // a slow first answer on a loaded machine: ask again until the deadline
+            }
             if (res.statusCode() != 401) {
                 return;
             }

@@ -282,6 +282,9 @@ public final class LocalStack {
         String stop = shown.equals(Path.of(".local")) ? "" : " --state-dir " + shown;
         System.out.printf("%n(also in %s; logs in %s; Ctrl-C or `deploy/local/run stop%s` stops everything)%n",
                 shown.resolve("stack.env"), shown.resolve("logs"), stop);
+        // the pages for people (discovery-service README "Pages"): sign in with API_KEY above
+        System.out.printf("%npartner console: %s/console  (sign in with API_KEY)%npayment pages:   %s/checkout/<invoice id>%n",
+                baseUrl, baseUrl);
         System.out.flush();
         if (options.exitWhenReady()) {
             System.exit(0);

@@ -2,6 +2,7 @@ package dev.agentpay.invoice.invoices.domain;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.math.BigDecimal;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
@@ -48,7 +49,12 @@ public record InvoiceView(
             String paidAtomic,
             String payerAddress,
             BigDecimal paidAmount,
-            BigDecimal excessAmount) {
+            BigDecimal excessAmount,
+            @Schema(description = "what a wallet opens to pay this invoice (a link or the QR code of a payment page): EVM an"
+                    + " EIP-681 transfer `ethereum:<usdc>@<chainId>/transfer?address=<paymentAddress>&uint256=<payableAtomic>`;"
+                    + " Solana a Solana Pay transfer request `solana:<paymentAddress>?amount=<payableAmount>&spl-token=<mint>"
+                    + "&reference=<key>&memo=<memo>`; absent on invoices of the shared-address era")
+            String paymentUri) {
     }
 
     public static InvoiceView of(Invoice i) {
@@ -58,7 +64,7 @@ public record InvoiceView(
                         Usdc.fromAtomic(i.payableAtomic()), i.payableAtomic().toString(), i.memo(),
                         i.txHash(), i.settlementBlockNumber(), i.settlementSource(),
                         i.paidAtomic().toString(), i.payerAddress(), Usdc.fromAtomic(i.paidAtomic()),
-                        i.excessAtomic().signum() > 0 ? Usdc.fromAtomic(i.excessAtomic()) : null),
+                        i.excessAtomic().signum() > 0 ? Usdc.fromAtomic(i.excessAtomic()) : null, PaymentUri.of(i)),
                 iso(i.createdAt()), iso(i.settledAt()), iso(i.expiresAt()), iso(i.expiredAt()), i.mandateId(), i.chargeId());
     }
 

@@ -74,7 +74,7 @@ public class InvoicePayResource {
     @GET
     @Operation(summary = "Read an invoice by its id, free", description = "The invoice's state for whoever holds its id (the same"
             + " capability as paying it), without the customer's personal fields; `Cache-Control: no-store`. Never asks for a payment.")
-    @APIResponse(responseCode = "200", description = "the invoice without customerEmail, customerName and description",
+    @APIResponse(responseCode = "200", description = "the invoice without customerEmail and customerName (the description, the partner's text for the payer, stays)",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = InvoiceView.class)))
     @APIResponse(responseCode = "404", description = "no such invoice (`invoice_not_found`)")
     public Uni<Response> status(@Parameter(description = ID) @PathParam("id") String id) {

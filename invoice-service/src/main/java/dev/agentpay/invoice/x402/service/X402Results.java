@@ -30,12 +30,13 @@ final class X402Results {
 
     /**
      * The settlement view: the Invoice object without the customer's personal fields (the caller is
-     * whoever pays, not necessarily the invoice's owner).
+     * whoever pays, not necessarily the invoice's owner). The description stays: it is the partner's text
+     * for whoever pays (what the payment is for), shown on the hosted payment page {@code /checkout/{id}}.
      */
     static JsonNode settleResult(Invoice inv) {
         InvoiceView v = InvoiceView.of(inv);
         InvoiceView redacted = new InvoiceView(v.id(), v.invoiceNumber(), v.status(), v.amount(), v.currency(), null,
-                null, null, v.paymentDetails(), v.createdAt(), v.settledAt(), v.expiresAt(), v.expiredAt(), null, null);
+                null, v.description(), v.paymentDetails(), v.createdAt(), v.settledAt(), v.expiresAt(), v.expiredAt(), null, null);
         return dev.agentpay.commons.events.EventCodec.mapper().valueToTree(redacted);
     }
 

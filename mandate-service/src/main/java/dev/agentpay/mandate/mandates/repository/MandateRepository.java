@@ -121,6 +121,19 @@ public class MandateRepository {
                 .map(rs -> rs.rowCount());
     }
 
+    /**
+     * A page of the partner's mandates, newest first ({@code created_at}, then {@code id}, descending), optionally of
+     * one state, strictly after the keyset position {@code (beforeCreatedAt, beforeId)} when given.
+     */
+    public Uni<List<Mandate>> page(SqlClient sql, String partnerId, MandateState state, Instant beforeCreatedAt, String beforeId,
+            int limit) {
+        return sql.preparedQuery("select " + COLUMNS + " from mandate where partner_id = $1 and ($2::text is null or state = $2)"
+                        + " and ($3::timestamptz is null or (created_at, id) < ($3, $4)) order by created_at desc, id desc limit $5")
+                .execute(Tuple.of(partnerId, state == null ? null : state.wire(), beforeCreatedAt == null ? null : db(beforeCreatedAt),
+                        beforeId, limit))
+                .map(rs -> Rows.list(rs, MandateRepository::map));
+    }
+
     private static Mandate map(Row r) {
         Mandate m = new Mandate();
         m.id = r.getString("id");

@@ -96,6 +96,35 @@ public class MandateResource {
 
     @Scopes.MandatesRead
     @GET
+    @Path("/mandates")
+    @org.eclipse.microprofile.openapi.annotations.Operation(operationId = "listMandates", summary = "List your mandates",
+            description = "The partner's mandates, newest first, optionally of one state; `nextCursor` gives the next page."
+                    + " Items carry no `transitions`: read one mandate for its timeline.")
+    @APIResponse(responseCode = "200", description = "a page of mandates", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = dev.agentpay.mandate.mandates.domain.MandatePage.class)))
+    @APIResponse(responseCode = "400", description = "`limit` not a whole number from 1 to 100, an unknown `state` or a `cursor` this API did"
+            + " not return (`validation_error`)")
+    public Uni<Response> list(
+            @org.eclipse.microprofile.openapi.annotations.parameters.Parameter(description = dev.agentpay.commons.rest.PageLimit.DESCRIPTION
+                    + " (50, at most 100)") @jakarta.ws.rs.QueryParam("limit")
+            @jakarta.validation.constraints.Pattern(regexp = dev.agentpay.commons.rest.PageLimit.WHOLE_NUMBER,
+                    message = dev.agentpay.commons.rest.PageLimit.NOT_A_WHOLE_NUMBER) String limit,
+            @org.eclipse.microprofile.openapi.annotations.parameters.Parameter(description = "`nextCursor` of the previous page")
+            @jakarta.ws.rs.QueryParam("cursor") @jakarta.validation.constraints.Size(max = 200, message = "is not a cursor returned by this API")
+            String cursor,
+            @org.eclipse.microprofile.openapi.annotations.parameters.Parameter(description = "only mandates in this state (`proposed`,"
+                    + " `signed_by_proposer`, `signed_by_both`, `in_progress`, `completed`, `disputed`, `expired`)")
+            @jakarta.ws.rs.QueryParam("state") @jakarta.validation.constraints.Pattern(regexp = "\\s*(proposed|signed_by_proposer|"
+                    + "signed_by_both|in_progress|completed|disputed|expired)?\\s*",
+                    message = "must be a mandate state (proposed, signed_by_proposer, signed_by_both, in_progress,"
+                            + " completed, disputed, expired)") String state) {
+        dev.agentpay.mandate.mandates.domain.MandateState only = state == null || state.isBlank() ? null
+                : dev.agentpay.mandate.mandates.domain.MandateState.fromWire(state.trim());
+        return queries.list(partner.id(), dev.agentpay.commons.rest.PageLimit.of(limit, 50, 100), cursor, only)
+                .map(page -> Response.ok(dev.agentpay.commons.rest.Envelope.of(page)).build());
+    }
+
+    @GET
     @Path("/mandates/{id}")
     @APIResponse(responseCode = "200", description = "the mandate", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateView.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)

@@ -3,7 +3,9 @@ package dev.agentpay.mandate.mandates.service;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.mandate.config.ApiJson;
 import dev.agentpay.mandate.mandates.domain.Mandate;
+import dev.agentpay.mandate.mandates.domain.MandatePage;
 import dev.agentpay.mandate.mandates.domain.MandateProof;
+import dev.agentpay.mandate.mandates.domain.MandateState;
 import dev.agentpay.mandate.mandates.domain.MandateView;
 import dev.agentpay.mandate.mandates.domain.Party;
 import dev.agentpay.mandate.mandates.domain.PublicMandateView;
@@ -15,7 +17,10 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 
 /** Reads of mandates: a partner's own view, the public view and the public proof. */
@@ -35,6 +40,34 @@ public class MandateQueries {
             }
             return mandates.transitions(conn, m.id).map(ts -> MandateViews.view(m, ts));
         }));
+    }
+
+    /**
+     * A page of the partner's mandates, newest first, optionally of one state ({@code GET /v1/mandates}); the cursor is
+     * the keyset position of the last item (its creation time and id), opaque to clients.
+     */
+    public Uni<MandatePage> list(String partnerId, int limit, String cursor, MandateState state) {
+        Instant beforeAt = null;
+        String beforeId = null;
+        if (cursor != null && !cursor.isBlank()) {
+            try {
+                String[] p = new String(Base64.getUrlDecoder().decode(cursor.trim()), StandardCharsets.UTF_8).split(" ", 2);
+                beforeAt = Instant.parse(p[0]);
+                beforeId = p[1];
+            } catch (RuntimeException e) {
+                throw ApiException.badRequest("validation_error", "cursor: is not a cursor returned by this API");
+            }
+        }
+        return mandates.page(pool, partnerId, state, beforeAt, beforeId, limit + 1).map(rows -> {
+            boolean more = rows.size() > limit;
+            List<Mandate> page = more ? rows.subList(0, limit) : rows;
+            String next = null;
+            if (more) {
+                Mandate last = page.get(page.size() - 1);
+                next = Base64.getUrlEncoder().withoutPadding().encodeToString((last.createdAt + " " + last.id).getBytes(StandardCharsets.UTF_8));
+            }
+            return new MandatePage(page.stream().map(m -> MandateViews.view(m, null)).toList(), next);
+        });
     }
 
     public Uni<PublicMandateView> publicView(String mandateId) {

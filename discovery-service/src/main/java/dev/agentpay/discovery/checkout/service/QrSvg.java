@@ -1,0 +1,35 @@
+package dev.agentpay.discovery.checkout.service;
+
+import io.nayuki.qrcodegen.QrCode;
+
+/** A QR code as one SVG path (Nayuki's QR Code generator), drawn on the server so the page needs no script for it. */
+public final class QrSvg {
+
+    private QrSvg() {
+    }
+
+    /** The SVG markup of {@code text} at error correction level M with a 4-module quiet zone; {@code null} text: {@code null}. */
+    public static String of(String text, String label) {
+        if (text == null) {
+            return null;
+        }
+        QrCode qr = QrCode.encodeText(text, QrCode.Ecc.MEDIUM);
+        int border = 4;
+        int size = qr.size + border * 2;
+        StringBuilder path = new StringBuilder();
+        for (int y = 0; y < qr.size; y++) {
+            for (int x = 0; x < qr.size; x++) {
+                if (qr.getModule(x, y)) {
+                    path.append('M').append(x + border).append(',').append(y + border).append("h1v1h-1z");
+                }
+            }
+        }
+        return "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + size + " " + size
+                + "\" role=\"img\" aria-label=\"" + escape(label) + "\" shape-rendering=\"crispEdges\">"
+                + "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/><path d=\"" + path + "\" fill=\"#000000\"/></svg>";
+    }
+
+    private static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

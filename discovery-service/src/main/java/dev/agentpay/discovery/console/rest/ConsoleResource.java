@@ -1,0 +1,510 @@
+package dev.agentpay.discovery.console.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.discovery.client.UpstreamResponse;
+import dev.agentpay.discovery.client.UpstreamUnavailableException;
+import dev.agentpay.discovery.console.domain.JsonView;
+import dev.agentpay.discovery.console.service.ConsoleCharts;
+import dev.agentpay.discovery.console.service.ConsoleSessions;
+import dev.agentpay.discovery.console.service.ConsoleSessions.Session;
+import dev.agentpay.discovery.console.service.PartnerApi;
+import dev.agentpay.discovery.console.service.PartnerApi.Service;
+import dev.agentpay.discovery.verification.service.MandateVerifier;
+import io.quarkus.qute.Location;
+import io.quarkus.qute.Template;
+import io.quarkus.qute.TemplateInstance;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.NewCookie;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+/**
+ * The partner console, {@code /console}: HTML pages rendered on the server (Qute; every partner- or
+ * counterparty-controlled text escaped), plain forms posted back with the session's CSRF token and answered with a
+ * redirect (POST-redirect-GET), no script. Signing in keeps the API key in this process ({@link ConsoleSessions});
+ * every page is the public API called with that key ({@link PartnerApi}). Pages for people, not API operations:
+ * hidden from the OpenAPI document (README "Pages").
+ */
+@Path("/console")
+@Produces(MediaType.TEXT_HTML)
+public class ConsoleResource {
+
+    static final Pattern UUID_TEXT = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+    static final Pattern MANDATE_ID = Pattern.compile("mnd_[0-9a-fA-F-]{36}");
+    static final Pattern API_KEY = Pattern.compile("sk_[0-9a-f]{64}");
+    static final Set<String> INVOICE_STATUSES = Set.of("PENDING", "SETTLED", "EXPIRED");
+    static final Set<String> CHAINS = Set.of("base", "polygon", "arbitrum", "skale", "solana");
+    static final Set<String> DELIVERY_STATUSES = Set.of("pending", "succeeded", "failed");
+    static final SecureRandom RANDOM = new SecureRandom();
+
+    @Inject
+    ConsoleSessions sessions;
+
+    @Inject
+    PartnerApi api;
+
+    @Inject
+    ConsoleCharts charts;
+
+    @Inject
+    MandateVerifier verifier;
+
+    @Inject
+    ObjectMapper mapper;
+
+    @Inject
+    @Location("console/login.html")
+    Template login;
+
+    @Inject
+    @Location("console/invoices.html")
+    Template invoices;
+
+    @Inject
+    @Location("console/mandates.html")
+    Template mandates;
+
+    @Inject
+    @Location("console/mandate.html")
+    Template mandate;
+
+    @Inject
+    @Location("console/webhooks.html")
+    Template webhooks;
+
+    @Inject
+    @Location("console/webhook.html")
+    Template webhook;
+
+    @Inject
+    @Location("console/delivery.html")
+    Template delivery;
+
+    @Inject
+    @Location("console/charts.html")
+    Template chartsPage;
+
+    @Inject
+    @Location("console/error.html")
+    Template error;
+
+    @Context
+    UriInfo uri;
+
+    @Context
+    jakarta.ws.rs.core.HttpHeaders headers;
+
+    // ---- sign-in ----
+
+    @GET
+    @Operation(hidden = true)
+    public Uni<Response> home(@CookieParam(ConsoleSessions.COOKIE) String sid) {
+        return Uni.createFrom().item(sessions.find(sid).isPresent() ? see("/console/invoices") : see("/console/login"));
+    }
+
+    @GET
+    @Path("/login")
+    @Operation(hidden = true)
+    public Uni<Response> loginPage(@CookieParam(ConsoleSessions.COOKIE) String sid) {
+        if (sessions.find(sid).isPresent()) {
+            return Uni.createFrom().item(see("/console/invoices"));
+        }
+        return html(200, login.data("s", null).data("nav", "").data("error", null));
+    }
+
+    @POST
+    @Path("/login")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Operation(hidden = true)
+    public Uni<Response> signIn(@FormParam("apiKey") String apiKey, @HeaderParam("Origin") String origin) {
+        if (!sameOrigin(origin)) {
+            return html(403, error.data("nav", "").data("s", null).data("title", "Refused").data("message", "This form must be sent from the console itself."));
+        }
+        String key = apiKey == null ? "" : apiKey.trim();
+        if (!API_KEY.matcher(key).matches()) {
+            return html(401, login.data("s", null).data("nav", "").data("error", "That is not an API key (sk_ followed by 64 hexadecimal characters)."));
+        }
+        // the key is checked by the API itself: a partner endpoint answers 200 only to a valid key
+        return api.get(Service.INVOICE, key, "/v1/invoices?limit=1").chain(r -> {
+            if (r.status() == 200) {
+                Session s = sessions.open(key);
+                return Uni.createFrom().item(Response.seeOther(URI.create("/console/invoices")).cookie(cookie(s.id(), false)).build());
+            }
+            return html(401, login.data("s", null).data("nav", "").data("error", r.status() == 401 ? "This API key is unknown or revoked."
+                    : "The key could not be checked just now (" + r.status() + "). Try again."));
+        }).onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> html(503, login.data("s", null).data("nav", "").data("error",
+                "The platform could not be reached just now. Try again.")));
+    }
+
+    @POST
+    @Path("/logout")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Operation(hidden = true)
+    public Uni<Response> signOut(@CookieParam(ConsoleSessions.COOKIE) String sid, @FormParam("_csrf") String csrf) {
+        return withPost(sid, csrf, null, s -> {
+            sessions.close(s.id());
+            return Uni.createFrom().item(Response.seeOther(URI.create("/console/login")).cookie(cookie("", true)).build());
+        });
+    }
+
+    // ---- invoices ----
+
+    @GET
+    @Path("/invoices")
+    @Operation(hidden = true)
+    public Uni<Response> invoices(@CookieParam(ConsoleSessions.COOKIE) String sid, @QueryParam("status") String status,
+            @QueryParam("chain") String chain, @QueryParam("cursor") String cursor) {
+        return withSession(sid, s -> {
+            String st = status == null ? "" : status.trim().toUpperCase(Locale.ROOT);
+            String ch = chain == null ? "" : chain.trim().toLowerCase(Locale.ROOT);
+            String only = INVOICE_STATUSES.contains(st) ? st : "";
+            String onChain = CHAINS.contains(ch) ? ch : "";
+            String q = "/v1/invoices?limit=100" + (only.isEmpty() ? "" : "&status=" + only)
+                    + (cursor == null || cursor.isBlank() ? "" : "&cursor=" + enc(cursor));
+            return api.get(Service.INVOICE, s.apiKey(), q).chain(r -> ok(s, r, data -> {
+                List<Object> items = new ArrayList<>();
+                for (JsonNode i : data.path("items")) {
+                    if (onChain.isEmpty() || onChain.equals(i.path("paymentDetails").path("chain").asText())) {
+                        items.add(tree(i));
+                    }
+                }
+                String next = data.path("nextCursor").isTextual() ? "/console/invoices?" + (only.isEmpty() ? "" : "status=" + only + "&")
+                        + (onChain.isEmpty() ? "" : "chain=" + onChain + "&") + "cursor=" + enc(data.path("nextCursor").asText()) : null;
+                return invoices.data("s", s).data("nav", "invoices").data("items", items).data("status", only).data("chain", onChain)
+                        .data("statuses", List.of("PENDING", "SETTLED", "EXPIRED")).data("chains", List.of("base", "polygon", "arbitrum", "skale", "solana"))
+                        .data("next", next);
+            }));
+        });
+    }
+
+    // ---- mandates ----
+
+    @GET
+    @Path("/mandates")
+    @Operation(hidden = true)
+    public Uni<Response> mandates(@CookieParam(ConsoleSessions.COOKIE) String sid, @QueryParam("state") String state,
+            @QueryParam("id") String id, @QueryParam("cursor") String cursor) {
+        return withSession(sid, s -> {
+            if (id != null && !id.isBlank()) {
+                String m = id.trim();
+                return Uni.createFrom().item(MANDATE_ID.matcher(m).matches() ? see("/console/mandates/" + m)
+                        : see("/console/mandates?notfound=1"));
+            }
+            String st = state == null ? "" : state.trim().toLowerCase(Locale.ROOT);
+            String only = st.matches("[a-z_]{1,40}") ? st : "";
+            String q = "/v1/mandates?limit=100" + (only.isEmpty() ? "" : "&state=" + only)
+                    + (cursor == null || cursor.isBlank() ? "" : "&cursor=" + enc(cursor));
+            return api.get(Service.MANDATE, s.apiKey(), q).chain(r -> {
+                // a platform without the mandate list (GET /v1/mandates) still offers the search by id
+                boolean listed = r.status() == 200;
+                if (!listed && r.status() != 404 && r.status() != 405) {
+                    return failed(s, r);
+                }
+                List<Object> items = new ArrayList<>();
+                String next = null;
+                if (listed) {
+                    JsonNode data = r.body().path("data");
+                    for (JsonNode m : data.path("items")) {
+                        items.add(tree(m));
+                    }
+                    next = data.path("nextCursor").isTextual() ? "/console/mandates?" + (only.isEmpty() ? "" : "state=" + only + "&")
+                            + "cursor=" + enc(data.path("nextCursor").asText()) : null;
+                }
+                return html(200, mandates.data("s", s).data("nav", "mandates").data("items", items).data("listed", listed)
+                        .data("state", only).data("next", next).data("notfound", uri.getQueryParameters().containsKey("notfound"))
+                        .data("states", List.of("proposed", "signed_by_proposer", "signed_by_both", "in_progress",
+                                "completed", "disputed", "expired")));
+            });
+        });
+    }
+
+    @GET
+    @Path("/mandates/{id}")
+    @Operation(hidden = true)
+    public Uni<Response> mandate(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id) {
+        return withSession(sid, s -> {
+            if (!MANDATE_ID.matcher(id).matches()) {
+                return notFound(s, "No mandate has this id.");
+            }
+            return api.get(Service.MANDATE, s.apiKey(), "/v1/mandates/" + id).chain(r -> {
+                if (r.status() == 404) {
+                    return notFound(s, "No mandate of yours has this id.");
+                }
+                if (r.status() != 200) {
+                    return failed(s, r);
+                }
+                JsonNode m = r.body().path("data");
+                // the public proof and what checking it finds (the same checks as MCP service_verify_mandate)
+                Uni<ObjectNode> verified = m.path("transitions").size() > 1 || "signed_by_both".equals(m.path("state").asText())
+                        ? api.get(Service.MANDATE, s.apiKey(), "/v1/public/mandates/" + id + "/proof")
+                                .chain(p -> p.status() == 200 && p.body() != null ? verifier.verify(p.body().path("data"))
+                                        : Uni.createFrom().nullItem())
+                                .onFailure().recoverWithNull()
+                        : Uni.createFrom().nullItem();
+                return verified.chain(v -> html(200, mandate.data("s", s).data("nav", "mandates").data("m", tree(m))
+                        .data("terms", pretty(m.path("terms"))).data("verification", v == null ? null : tree(v))
+                        .data("disputable", Set.of("signed_by_both", "in_progress").contains(m.path("state").asText()))
+                        .data("flash", flash())));
+            });
+        });
+    }
+
+    @POST
+    @Path("/mandates/{id}/dispute")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Operation(hidden = true)
+    public Uni<Response> dispute(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id,
+            @FormParam("_csrf") String csrf, @FormParam("reason") String reason, @HeaderParam("Origin") String origin) {
+        return withPost(sid, csrf, origin, s -> {
+            if (!MANDATE_ID.matcher(id).matches()) {
+                return notFound(s, "No mandate has this id.");
+            }
+            ObjectNode body = mapper.createObjectNode().put("reason", reason == null ? "" : reason).put("triggered_by", "console");
+            return api.post(Service.MANDATE, s.apiKey(), "/v1/mandates/" + id + "/dispute", body)
+                    .chain(r -> r.ok() ? Uni.createFrom().item(see("/console/mandates/" + id + "?flash=disputed"))
+                            : failed(s, r));
+        });
+    }
+
+    // ---- webhooks ----
+
+    @GET
+    @Path("/webhooks")
+    @Operation(hidden = true)
+    public Uni<Response> webhooks(@CookieParam(ConsoleSessions.COOKIE) String sid) {
+        return withSession(sid, s -> api.get(Service.WEBHOOK, s.apiKey(), "/v1/webhooks").chain(r -> ok(s, r,
+                data -> webhooks.data("s", s).data("nav", "webhooks").data("items", tree(data)))));
+    }
+
+    @GET
+    @Path("/webhooks/{id}")
+    @Operation(hidden = true)
+    public Uni<Response> webhook(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id,
+            @QueryParam("status") String status, @QueryParam("before") String before) {
+        return withSession(sid, s -> {
+            if (!UUID_TEXT.matcher(id).matches()) {
+                return notFound(s, "No webhook subscription has this id.");
+            }
+            String st = status == null ? "" : status.trim().toLowerCase(Locale.ROOT);
+            String only = DELIVERY_STATUSES.contains(st) ? st : "";
+            String page = "/v1/webhooks/" + id + "/deliveries?limit=50" + (only.isEmpty() ? "" : "&status=" + only)
+                    + (before != null && UUID_TEXT.matcher(before).matches() ? "&before=" + before : "");
+            return api.get(Service.WEBHOOK, s.apiKey(), "/v1/webhooks/" + id).chain(sub -> {
+                if (sub.status() == 404) {
+                    return notFound(s, "No webhook subscription of yours has this id.");
+                }
+                if (sub.status() != 200) {
+                    return failed(s, sub);
+                }
+                return api.get(Service.WEBHOOK, s.apiKey(), page).chain(d -> ok(s, d, data -> {
+                    String next = data.size() == 50 ? "/console/webhooks/" + id + "?" + (only.isEmpty() ? "" : "status=" + only + "&")
+                            + "before=" + data.get(data.size() - 1).path("id").asText() : null;
+                    return webhook.data("s", s).data("nav", "webhooks").data("w", tree(sub.body().path("data")))
+                            .data("items", tree(data)).data("status", only).data("next", next).data("flash", flash())
+                            .data("suggestedSecret", "whsec-" + HexFormat.of().formatHex(random(24)));
+                }));
+            });
+        });
+    }
+
+    @GET
+    @Path("/webhooks/{id}/deliveries/{deliveryId}")
+    @Operation(hidden = true)
+    public Uni<Response> delivery(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id,
+            @PathParam("deliveryId") String deliveryId) {
+        return withSession(sid, s -> {
+            if (!UUID_TEXT.matcher(id).matches() || !UUID_TEXT.matcher(deliveryId).matches()) {
+                return notFound(s, "No delivery has this id.");
+            }
+            return api.get(Service.WEBHOOK, s.apiKey(), "/v1/webhooks/" + id + "/deliveries/" + deliveryId).chain(r -> r.status() == 404
+                    ? notFound(s, "No delivery of yours has this id.")
+                    : ok(s, r, data -> delivery.data("s", s).data("nav", "webhooks").data("webhookId", id).data("d", tree(data))
+                            .data("flash", flash())));
+        });
+    }
+
+    @POST
+    @Path("/webhooks/{id}/deliveries/{deliveryId}/redeliver")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Operation(hidden = true)
+    public Uni<Response> redeliver(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id,
+            @PathParam("deliveryId") String deliveryId, @FormParam("_csrf") String csrf, @HeaderParam("Origin") String origin) {
+        return withPost(sid, csrf, origin, s -> {
+            if (!UUID_TEXT.matcher(id).matches() || !UUID_TEXT.matcher(deliveryId).matches()) {
+                return notFound(s, "No delivery has this id.");
+            }
+            return api.post(Service.WEBHOOK, s.apiKey(), "/v1/webhooks/" + id + "/deliveries/" + deliveryId + "/redeliver", null)
+                    .chain(r -> r.ok() ? Uni.createFrom().item(see("/console/webhooks/" + id + "/deliveries/" + deliveryId + "?flash=redelivered"))
+                            : failed(s, r));
+        });
+    }
+
+    @POST
+    @Path("/webhooks/{id}/rotate-secret")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Operation(hidden = true)
+    public Uni<Response> rotate(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id,
+            @FormParam("_csrf") String csrf, @FormParam("secret") String secret, @FormParam("overlapSeconds") String overlap,
+            @HeaderParam("Origin") String origin) {
+        return withPost(sid, csrf, origin, s -> {
+            if (!UUID_TEXT.matcher(id).matches()) {
+                return notFound(s, "No webhook subscription has this id.");
+            }
+            ObjectNode body = mapper.createObjectNode().put("secret", secret == null ? "" : secret);
+            if (overlap != null && overlap.matches("[0-9]{1,7}")) {
+                body.put("overlapSeconds", Long.parseLong(overlap));
+            }
+            return api.post(Service.WEBHOOK, s.apiKey(), "/v1/webhooks/" + id + "/rotate-secret", body)
+                    .chain(r -> r.ok() ? Uni.createFrom().item(see("/console/webhooks/" + id + "?flash=rotated")) : failed(s, r));
+        });
+    }
+
+    // ---- charts ----
+
+    @GET
+    @Path("/charts")
+    @Operation(hidden = true)
+    public Uni<Response> charts(@CookieParam(ConsoleSessions.COOKIE) String sid) {
+        return withSession(sid, s -> charts.compute(s.apiKey()).chain(c -> html(200, chartsPage.data("s", s).data("nav", "charts").data("c", c)))
+                .onFailure(IllegalStateException.class).recoverWithUni(e -> html(502, error.data("nav", "").data("s", s).data("title", "Charts unavailable")
+                        .data("message", "The figures could not be read: " + e.getMessage()))));
+    }
+
+    // ---- plumbing ----
+
+    /** A page that needs a session: without one (or with a key the API no longer accepts), the sign-in page. */
+    Uni<Response> withSession(String sid, Function<Session, Uni<Response>> page) {
+        return sessions.find(sid).map(s -> page.apply(s)
+                .onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> html(503, error.data("nav", "").data("s", s)
+                        .data("title", "Try again shortly").data("message", "The platform could not be reached just now."))))
+                .orElseGet(() -> Uni.createFrom().item(see("/console/login")));
+    }
+
+    /** A form post: a session, its CSRF token, and (when the browser sends one) this site's Origin. */
+    Uni<Response> withPost(String sid, String csrf, String origin, Function<Session, Uni<Response>> action) {
+        return sessions.find(sid).map(s -> {
+            if (!ConsoleSessions.csrfMatches(s, csrf) || !sameOrigin(origin)) {
+                return html(403, error.data("nav", "").data("s", s).data("title", "Refused")
+                        .data("message", "This form has expired or did not come from the console. Go back, reload the page and try again."));
+            }
+            return action.apply(s).onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> html(503, error.data("nav", "").data("s", s)
+                    .data("title", "Try again shortly").data("message", "The platform could not be reached just now.")));
+        }).orElseGet(() -> Uni.createFrom().item(see("/console/login")));
+    }
+
+    boolean sameOrigin(String origin) {
+        if (origin == null || origin.isBlank()) {
+            return true; // SameSite=Strict keeps the cookie off cross-site posts; the CSRF token is the check
+        }
+        // the Origin's host and port must be the Host this request was sent to (the gateway and the Ingress keep it)
+        String host = headers.getHeaderString("Host");
+        try {
+            URI o = URI.create(origin);
+            return host != null && o.getRawAuthority() != null && host.equalsIgnoreCase(o.getRawAuthority());
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    Uni<Response> ok(Session s, UpstreamResponse r, Function<JsonNode, TemplateInstance> page) {
+        if (r.status() != 200 || r.body() == null) {
+            return failed(s, r);
+        }
+        return html(200, page.apply(r.body().path("data")));
+    }
+
+    /** An API refusal shown as the API said it (its code and message, escaped); 401 ends the session. */
+    Uni<Response> failed(Session s, UpstreamResponse r) {
+        if (r.status() == 401) {
+            sessions.close(s.id());
+            return Uni.createFrom().item(Response.seeOther(URI.create("/console/login")).cookie(cookie("", true)).build());
+        }
+        JsonNode e = r.body() == null ? null : r.body().path("error");
+        String msg = e == null || e.isMissingNode() ? "The platform answered " + r.status() + "."
+                : e.path("message").asText() + " (" + e.path("code").asText() + ")";
+        int status = r.status() >= 400 && r.status() < 500 ? r.status() : 502;
+        return html(status, error.data("nav", "").data("s", s).data("title", "The platform refused this").data("message", msg));
+    }
+
+    Uni<Response> notFound(Session s, String message) {
+        return html(404, error.data("nav", "").data("s", s).data("title", "Not found").data("message", message));
+    }
+
+    static Uni<Response> html(int status, TemplateInstance t) {
+        return t.createUni().map(h -> Response.status(status).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).entity(h)
+                .header("Cache-Control", "no-store").build());
+    }
+
+    static Response see(String path) {
+        return Response.seeOther(URI.create(path)).header("Cache-Control", "no-store").build();
+    }
+
+    NewCookie cookie(String value, boolean clear) {
+        return new NewCookie.Builder(ConsoleSessions.COOKIE).value(value).path("/console").httpOnly(true)
+                .sameSite(NewCookie.SameSite.STRICT).secure("https".equalsIgnoreCase(uri.getRequestUri().getScheme())
+                        || "https".equalsIgnoreCase(headers.getHeaderString("X-Forwarded-Proto")))
+                .maxAge(clear ? 0 : -1).build();
+    }
+
+    String flash() {
+        String f = uri.getQueryParameters().getFirst("flash");
+        return f == null ? null : switch (f) {
+            case "disputed" -> "Dispute opened.";
+            case "redelivered" -> "Queued for delivery now.";
+            case "rotated" -> "Secret rotated: the previous one stays valid for the overlap.";
+            default -> null;
+        };
+    }
+
+    /** JSON as the templates read it ({@link JsonView}: absent members are null). */
+    Object tree(JsonNode n) {
+        return JsonView.of(n);
+    }
+
+    String pretty(JsonNode n) {
+        try {
+            return n.isMissingNode() ? "" : mapper.writerWithDefaultPrettyPrinter().writeValueAsString(n);
+        } catch (Exception e) {
+            return n.toString();
+        }
+    }
+
+    static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    static byte[] random(int n) {
+        byte[] b = new byte[n];
+        RANDOM.nextBytes(b);
+        return b;
+    }
+}
