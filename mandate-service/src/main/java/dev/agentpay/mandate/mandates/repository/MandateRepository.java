@@ -127,7 +127,7 @@ public class MandateRepository {
      */
     public Uni<List<Mandate>> page(SqlClient sql, String partnerId, MandateState state, Instant beforeCreatedAt, String beforeId,
             int limit) {
-        return sql.preparedQuery("select " + COLUMNS + " from mandate where partner_id = $1 and ($2::text is null or state = $2)"
+        return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where partner_id = $1 and ($2::text is null or state = $2)"
                         + " and ($3::timestamptz is null or (created_at, id) < ($3, $4)) order by created_at desc, id desc limit $5")
                 .execute(Tuple.of(partnerId, state == null ? null : state.wire(), beforeCreatedAt == null ? null : db(beforeCreatedAt),
                         beforeId, limit))
