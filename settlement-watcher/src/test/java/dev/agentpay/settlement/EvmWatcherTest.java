@@ -50,6 +50,9 @@ class EvmWatcherTest {
     dev.agentpay.settlement.watcher.service.WatcherLedger ledger;
 
     @Inject
+    dev.agentpay.settlement.watcher.service.ChainLeases leases;
+
+    @Inject
     dev.agentpay.settlement.config.SettlementConfig config;
 
 
@@ -239,7 +242,8 @@ class EvmWatcherTest {
             rpc.mine(ChainsTestResource.CONFIRMATIONS);
             var entry = chains.get(Chain.BASE);
             var scanner = new dev.agentpay.settlement.watcher.service.EvmScanner(entry, client, ledger, config);
-            int published = scanner.tick().await().atMost(WAIT);
+            // the scanner commits under this instance's fencing token for base, as the supervisor's loop does
+            int published = scanner.tick(leases.token("base")).await().atMost(WAIT);
             assertThat(published).isEqualTo(2);
             assertThat(proxy.refused.get()).isPositive();
             assertThat(proxy.served.get()).isGreaterThanOrEqualTo(4); // 150+ blocks in ranges of at most 40

@@ -52,6 +52,9 @@ class WatcherBench {
     ChainTable chains;
 
     @Inject
+    dev.agentpay.settlement.watcher.service.ChainLeases leases;
+
+    @Inject
     WatcherLedger ledger;
 
 
@@ -78,7 +81,7 @@ class WatcherBench {
         try (EvmClient client = new EvmClient(vertx, "skale", chains.get(Chain.SKALE).rpcUrl().orElseThrow(), Duration.ofSeconds(30))) {
             EvmScanner scanner = new EvmScanner(chains.get(Chain.SKALE), client, ledger, config);
             long t0 = System.nanoTime();
-            scanner.tick().await().atMost(Duration.ofMinutes(2)); // loads the addresses, catches up
+            scanner.tick(leases.token("skale")).await().atMost(Duration.ofMinutes(2)); // loads the addresses, catches up
             double load = (System.nanoTime() - t0) / 1e6;
             assertThat(scanner.watchedAddresses()).isGreaterThanOrEqualTo(ADDRESSES);
 
@@ -89,7 +92,7 @@ class WatcherBench {
             }
             rpc.mine(ChainsTestResource.CONFIRMATIONS);
             t0 = System.nanoTime();
-            int published = scanner.tick().await().atMost(Duration.ofMinutes(2));
+            int published = scanner.tick(leases.token("skale")).await().atMost(Duration.ofMinutes(2));
             double catchUp = (System.nanoTime() - t0) / 1e6;
             assertThat(published).isEqualTo(blocks * (PER_BLOCK / 10));
 
@@ -98,7 +101,7 @@ class WatcherBench {
             for (int b = 0; b < 40; b++) {
                 block(rpc, usdc, registered, blocks + b);
                 t0 = System.nanoTime();
-                scanner.tick().await().atMost(Duration.ofMinutes(2));
+                scanner.tick(leases.token("skale")).await().atMost(Duration.ofMinutes(2));
                 ticks.add((System.nanoTime() - t0) / 1e6);
             }
             Collections.sort(ticks);

@@ -1,5 +1,7 @@
 package dev.agentpay.discovery.client;
 
+import dev.agentpay.discovery.domain.UpstreamUnavailableException;
+import dev.agentpay.discovery.domain.UpstreamResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentpay.commons.limits.ForwardedClient;

@@ -1,5 +1,6 @@
 package dev.agentpay.discovery.client;
 
+import dev.agentpay.discovery.domain.UpstreamResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.discovery.config.DiscoveryConfig;
 import io.smallrye.mutiny.Uni;

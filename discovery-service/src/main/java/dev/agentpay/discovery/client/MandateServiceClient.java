@@ -1,5 +1,6 @@
 package dev.agentpay.discovery.client;
 
+import dev.agentpay.discovery.domain.UpstreamResponse;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.discovery.config.DiscoveryConfig;

@@ -4,7 +4,7 @@ import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.discovery.checkout.domain.CheckoutView;
 import dev.agentpay.discovery.checkout.service.CheckoutService;
-import dev.agentpay.discovery.client.UpstreamUnavailableException;
+import dev.agentpay.discovery.domain.UpstreamUnavailableException;
 import dev.agentpay.discovery.pages.config.PagesConfig;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;

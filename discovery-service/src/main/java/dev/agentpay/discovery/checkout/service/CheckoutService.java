@@ -47,7 +47,7 @@ public class CheckoutService {
                         return Optional.<CheckoutView>empty();
                     }
                     if (r.status() != 200 || r.body() == null || !r.body().path("data").isObject()) {
-                        throw new dev.agentpay.discovery.client.UpstreamUnavailableException(InvoiceServiceClient.SERVICE,
+                        throw new dev.agentpay.discovery.domain.UpstreamUnavailableException(InvoiceServiceClient.SERVICE,
                                 new IllegalStateException("status " + r.status()));
                     }
                     return Optional.of(toView(r.body().path("data")));

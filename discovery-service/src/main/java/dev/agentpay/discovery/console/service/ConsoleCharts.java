@@ -1,7 +1,7 @@
 package dev.agentpay.discovery.console.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentpay.discovery.client.UpstreamResponse;
+import dev.agentpay.discovery.domain.UpstreamResponse;
 import dev.agentpay.discovery.console.service.PartnerApi.Service;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;

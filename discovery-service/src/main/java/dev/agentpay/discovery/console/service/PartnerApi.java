@@ -2,7 +2,7 @@ package dev.agentpay.discovery.console.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.discovery.client.HttpJson;
-import dev.agentpay.discovery.client.UpstreamResponse;
+import dev.agentpay.discovery.domain.UpstreamResponse;
 import dev.agentpay.discovery.config.DiscoveryConfig;
 import dev.agentpay.discovery.pages.config.PagesConfig;
 import io.smallrye.mutiny.Uni;

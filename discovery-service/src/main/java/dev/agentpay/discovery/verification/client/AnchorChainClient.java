@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.discovery.client.HttpJson;
-import dev.agentpay.discovery.client.UpstreamUnavailableException;
+import dev.agentpay.discovery.domain.UpstreamUnavailableException;
 import dev.agentpay.discovery.config.DiscoveryConfig;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpMethod;

@@ -1,4 +1,4 @@
-package dev.agentpay.discovery.client;
+package dev.agentpay.discovery.domain;
 
 import com.fasterxml.jackson.databind.JsonNode;
 

@@ -1,4 +1,4 @@
-package dev.agentpay.discovery.client;
+package dev.agentpay.discovery.domain;
 
 /** Another service could not be reached or did not answer in time. */
 public class UpstreamUnavailableException extends RuntimeException {
