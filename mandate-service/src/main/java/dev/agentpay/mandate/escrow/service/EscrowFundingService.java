@@ -43,7 +43,7 @@ public class EscrowFundingService {
     Pool pool;
 
     /** How long an EIP-3009 authorization stays valid (its validBefore). */
-    @ConfigProperty(name = "mandate.escrow.authorization-validity", defaultValue = "PT1H")
+    @ConfigProperty(name = "escrow-funding.authorization-validity", defaultValue = "PT1H")
     Duration authorizationValidity;
 
     public Uni<FundingInstructions> instructions(String partnerId, String mandateId, FundingRequest r) {
