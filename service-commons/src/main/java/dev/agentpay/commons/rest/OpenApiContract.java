@@ -67,6 +67,8 @@ public class OpenApiContract implements OASFilter {
         m.put("415", "Body not sent as application/json (`unsupported_media_type`)");
         m.put("429", "Rate limited (`rate_limited`; `Retry-After` says when to retry)");
         m.put("500", "Unexpected failure (`internal_error`; the cause is logged, never sent)");
+        m.put("503", "Not available now, retry after `Retry-After` seconds: the service's own database is unavailable "
+                + "(`service_unavailable`), or the partner registry is not read yet after a start (`registry_not_ready`)");
         return m;
     }
 
@@ -83,7 +85,9 @@ public class OpenApiContract implements OASFilter {
         components.addSecurityScheme(X402_PAYMENT, header("X-PAYMENT", "x402 v1: the base64 payment payload."));
         components.addSecurityScheme(X402_SIGNATURE, header("PAYMENT-SIGNATURE", "x402 v2: the base64 payment payload."));
         components.addSchema(ERROR_SCHEMA, errorSchema());
+        anyJsonValue(components);
         Map<String, Schema> schemas = components.getSchemas();
+        schemas.forEach(OpenApiContract::envelopeFields);
         schemas.forEach((name, schema) -> nullableOptionals(schema));
         if (api.getPaths() == null || api.getPaths().getPathItems() == null) {
             return;
@@ -94,6 +98,7 @@ public class OpenApiContract implements OASFilter {
                     continue;
                 }
                 document(e.getValue(), path.getKey().contains("{"), schemas);
+                wholeNumberLimits(e.getValue());
             }
         }
     }
@@ -147,6 +152,49 @@ public class OpenApiContract implements OASFilter {
                 } else if (e.getKey().startsWith("4") || e.getKey().startsWith("5")) {
                     errorContent(e.getValue());
                 }
+            }
+        }
+    }
+
+    /**
+     * A Jackson tree ({@code JsonNode}) is any JSON value: the scanner would describe the class's bean getters
+     * ({@code empty}, {@code nodeType}, ...) as an object instead.
+     */
+    private static void anyJsonValue(Components components) {
+        if (components.getSchemas() != null && components.getSchemas().containsKey("JsonNode")) {
+            components.addSchema("JsonNode", OASFactory.createSchema().description("any JSON value"));
+            components.removeSchema("JsonNodeType");
+        }
+    }
+
+    /**
+     * An {@link Envelope} of a typed answer ({@code EnvelopeSubscriptionView}, ...): {@code success} is always
+     * {@code true} and both fields are always there (the record's components would otherwise read as optional
+     * and nullable).
+     */
+    private static void envelopeFields(String name, Schema schema) {
+        if (!name.startsWith("Envelope") || schema == null || schema.getProperties() == null
+                || !schema.getProperties().keySet().equals(java.util.Set.of("success", "data"))) {
+            return;
+        }
+        schema.setRequired(new ArrayList<>(List.of("success", "data")));
+        schema.addProperty("success", OASFactory.createSchema().addType(SchemaType.BOOLEAN).addEnumeration(true));
+    }
+
+    /**
+     * The {@code limit} query parameter of list endpoints ({@link PageLimit}) is bound as text so that a bad value
+     * is a {@code 400 validation_error}, not a 404; clients send a whole number: documented as an integer from 1
+     * (the endpoint's maximum is in its description), not as a string with a pattern.
+     */
+    private static void wholeNumberLimits(Operation op) {
+        if (op.getParameters() == null) {
+            return;
+        }
+        for (Parameter p : op.getParameters()) {
+            Schema s = p.getSchema();
+            if (p.getIn() == Parameter.In.QUERY && s != null && PageLimit.WHOLE_NUMBER.equals(s.getPattern())) {
+                p.setSchema(OASFactory.createSchema().addType(SchemaType.INTEGER).minimum(java.math.BigDecimal.ONE)
+                        .maximum(s.getMaximum()));
             }
         }
     }

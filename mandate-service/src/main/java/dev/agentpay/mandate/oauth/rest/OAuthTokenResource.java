@@ -170,7 +170,7 @@ public class OAuthTokenResource {
                         + Scopes.format(client.scopes()) + ")"));
             }
             return tokens.issue(client.partnerId(), client.clientId(), granted)
-                    .map(t -> Response.ok(t, MediaType.APPLICATION_JSON_TYPE).header("Cache-Control", "no-store")
+                    .map(t -> Response.ok(TokenResponse.of(t), MediaType.APPLICATION_JSON_TYPE).header("Cache-Control", "no-store")
                             .header("Pragma", "no-cache").build());
         });
     }
