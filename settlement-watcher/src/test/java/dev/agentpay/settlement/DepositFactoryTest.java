@@ -58,7 +58,7 @@ class DepositFactoryTest {
         String factory = DepositFactoryInstaller.deploy(rpc, accounts.get(3).asText(), TREASURY);
         String stranger = accounts.get(7).asText();
 
-        byte[] salt = SweepChainClient.salt(UUID.randomUUID());
+        byte[] salt = dev.agentpay.commons.chains.Create2.invoiceSalt(UUID.randomUUID());
         String word = rpc.ethCall(factory, Hash.sha3String("depositAddress(bytes32)").substring(0, 10) + Numeric.toHexStringNoPrefix(salt));
         String deposit = "0x" + word.substring(word.length() - 40);
         assertThat(rpc.getCode(deposit)).isEqualTo("0x"); // nothing deployed to receive

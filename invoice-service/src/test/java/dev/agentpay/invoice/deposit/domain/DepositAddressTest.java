@@ -37,7 +37,7 @@ class DepositAddressTest {
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < 20; i++) {
             UUID id = UUID.randomUUID();
-            String salt = Numeric.toHexStringNoPrefix(DepositAddress.salt(id));
+            String salt = Numeric.toHexStringNoPrefix(dev.agentpay.commons.chains.Create2.invoiceSalt(id));
             String word = rpc.ethCall(factory, Hash.sha3String("depositAddress(bytes32)").substring(0, 10) + salt);
             String onChain = "0x" + word.substring(word.length() - 40);
             String java = DepositAddress.of(factory, id);
@@ -50,7 +50,7 @@ class DepositAddressTest {
     @Test
     void theSaltIsKeccakOfTheCanonicalIdAndTheAddressIsChecksummedAndFactoryBound() {
         UUID id = UUID.fromString("123e4567-e89b-12d3-a456-426614174000");
-        assertThat(Numeric.toHexString(DepositAddress.salt(id))).isEqualTo(Hash.sha3String("123e4567-e89b-12d3-a456-426614174000"));
+        assertThat(Numeric.toHexString(dev.agentpay.commons.chains.Create2.invoiceSalt(id))).isEqualTo(Hash.sha3String("123e4567-e89b-12d3-a456-426614174000"));
         String a = DepositAddress.of("0x00000000000000000000000000000000Fac70001", id);
         String b = DepositAddress.of("0x00000000000000000000000000000000Fac70002", id);
         assertThat(a).matches("0x[0-9a-fA-F]{40}").isNotEqualToIgnoringCase(b);
