@@ -29,6 +29,7 @@ import org.web3j.utils.Numeric;
  * chain, money sent to a counterfactual address is swept (by anyone) to the treasury and only there,
  * a forwarder obeys its factory alone, and sweeping twice moves nothing the second time.
  */
+@org.junit.jupiter.api.Tag("servers") // starts PostgreSQL, Kafka or anvil: not in the fast tier (-Pfast)
 class DepositFactoryTest {
 
     static final String TREASURY = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";

@@ -18,6 +18,7 @@ import org.web3j.utils.Numeric;
  * The Java derivation of an invoice's deposit address against the factory contract's own computation
  * on a real anvil chain (the contract as committed in settlement-watcher, deployed as the local stack does).
  */
+@org.junit.jupiter.api.Tag("servers") // starts PostgreSQL, Kafka or anvil: not in the fast tier (-Pfast)
 class DepositAddressTest {
 
     /** anvil dev account #5 as treasury (any address will do). */
