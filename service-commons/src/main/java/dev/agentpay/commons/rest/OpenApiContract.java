@@ -161,9 +161,21 @@ public class OpenApiContract implements OASFilter {
      * ({@code empty}, {@code nodeType}, ...) as an object instead.
      */
     private static void anyJsonValue(Components components) {
-        if (components.getSchemas() != null && components.getSchemas().containsKey("JsonNode")) {
-            components.addSchema("JsonNode", OASFactory.createSchema().description("any JSON value"));
-            components.removeSchema("JsonNodeType");
+        if (components.getSchemas() == null || !components.getSchemas().containsKey("JsonNode")) {
+            return;
+        }
+        components.addSchema("JsonNode", OASFactory.createSchema().description("any JSON value"));
+        components.removeSchema("JsonNodeType");
+        // a property annotated with @Schema(type = ...) keeps that type beside the reference: the value decides
+        for (Schema schema : components.getSchemas().values()) {
+            if (schema != null && schema.getProperties() != null) {
+                for (Schema property : schema.getProperties().values()) {
+                    if (property != null && property.getRef() != null && property.getRef().endsWith("/JsonNode")) {
+                        property.setType(null);
+                        property.setItems(null);
+                    }
+                }
+            }
         }
     }
 

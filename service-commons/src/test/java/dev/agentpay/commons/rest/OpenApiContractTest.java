@@ -95,7 +95,7 @@ class OpenApiContractTest {
         OpenAPI api = OASFactory.createOpenAPI()
                 .components(OASFactory.createComponents()
                         .addSchema("Thing", OASFactory.createSchema().addType(SchemaType.OBJECT)
-                                .addProperty("value", OASFactory.createSchema().ref("JsonNode")))
+                                .addProperty("value", OASFactory.createSchema().ref("JsonNode").addType(SchemaType.OBJECT)))
                         .addSchema("JsonNode", OASFactory.createSchema().addType(SchemaType.OBJECT)
                                 .addProperty("nodeType", OASFactory.createSchema().ref("JsonNodeType")))
                         .addSchema("JsonNodeType", OASFactory.createSchema().addType(SchemaType.STRING))
@@ -118,6 +118,8 @@ class OpenApiContractTest {
         assertThat(api.getComponents().getSchemas().get("JsonNode").getType()).as("any JSON value").isNull();
         assertThat(api.getComponents().getSchemas().get("JsonNode").getProperties()).isNull();
         assertThat(api.getComponents().getSchemas()).doesNotContainKey("JsonNodeType");
+        assertThat(api.getComponents().getSchemas().get("Thing").getProperties().get("value").getType())
+                .as("a type beside the reference to any value is dropped").isNull();
     }
 
     @Path("/keyed")
