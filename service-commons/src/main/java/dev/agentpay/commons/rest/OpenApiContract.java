@@ -38,7 +38,8 @@ import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
  * answers before any resource) with the {@code ErrorBody} schema, unless it documents that status itself.</li>
  * <li>An operation reading the {@code If-None-Match} header documents {@code 304} (not modified).</li>
  * <li>A 2xx JSON answer documented as the {@code data} type (a component without a {@code success}
- * property, or an array of them) is wrapped in the envelope {@code {success: true, data}} ({@link Envelope}).</li>
+ * property, or an array of them) is wrapped in the envelope {@code {success: true, data}} ({@link Envelope}), unless
+ * the operation says its answer is bare ({@link #BARE}).</li>
  * </ul>
  */
 public class OpenApiContract implements OASFilter {
@@ -51,6 +52,11 @@ public class OpenApiContract implements OASFilter {
     public static final String X402_PAYMENT = "x402Payment";
     public static final String X402_SIGNATURE = "x402PaymentSignature";
     static final String ERROR_SCHEMA = "ErrorBody";
+    /**
+     * An operation extension ({@code @Extension(name = OpenApiContract.BARE, value = "true")}) for an answer that is not
+     * in the envelope: a standard document (RFC 6749 token, JWK set, the discovery documents). Read and removed here.
+     */
+    public static final String BARE = "x-agentpay-bare";
     static final String IF_NONE_MATCH = "If-None-Match";
     static final String NOT_MODIFIED = "not modified (If-None-Match matches the ETag)";
 
@@ -145,9 +151,13 @@ public class OpenApiContract implements OASFilter {
                 responses.addAPIResponse(status, error(e.getValue()));
             }
         }
+        boolean bare = op.getExtensions() != null && op.getExtensions().containsKey(BARE);
+        if (bare) {
+            op.removeExtension(BARE);
+        }
         if (responses.getAPIResponses() != null) {
             for (Map.Entry<String, APIResponse> e : responses.getAPIResponses().entrySet()) {
-                if (e.getKey().startsWith("2")) {
+                if (e.getKey().startsWith("2") && !bare) {
                     envelope(e.getValue(), schemas);
                 } else if (e.getKey().startsWith("4") || e.getKey().startsWith("5")) {
                     errorContent(e.getValue());

@@ -88,6 +88,20 @@ class OpenApiContractTest {
     }
 
     @Test
+    void aBareAnswerIsNotWrapped() {
+        Operation bare = op("Thing").addExtension(OpenApiContract.BARE, "true");
+        OpenAPI api = OASFactory.createOpenAPI()
+                .components(OASFactory.createComponents().addSchema("Thing", OASFactory.createSchema().addType(SchemaType.OBJECT)))
+                .paths(OASFactory.createPaths().addPathItem("/token", OASFactory.createPathItem().POST(bare)));
+
+        new OpenApiContract().filterOpenAPI(api);
+
+        assertThat(bare.getResponses().getAPIResponse("200").getContent().getMediaType("application/json").getSchema().getRef())
+                .isEqualTo("#/components/schemas/Thing");
+        assertThat(bare.getExtensions()).as("the marker is not in the document").doesNotContainKey(OpenApiContract.BARE);
+    }
+
+    @Test
     void envelopesAreRequiredLimitsAreIntegersAndJacksonTreesAreAnyValue() {
         Operation list = op("Thing").addParameter(OASFactory.createParameter()
                 .in(org.eclipse.microprofile.openapi.models.parameters.Parameter.In.QUERY).name("limit")

@@ -40,6 +40,7 @@ public class DocumentResource {
 
     @GET
     @Path(".well-known/disco.json")
+    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
     @Operation(operationId = "getManifest", summary = "Read the discovery manifest (tier 0)")
     @APIResponse(responseCode = "200", description = "the discovery manifest", content = @Content(mediaType = "application/json",
             schema = @Schema(implementation = DocumentApi.Manifest.class)))
@@ -49,6 +50,7 @@ public class DocumentResource {
 
     @GET
     @Path(".well-known/agent-card.json")
+    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
     @Operation(operationId = "getAgentCard", summary = "Read the A2A agent card")
     @APIResponse(responseCode = "200", description = "the A2A agent card (A2A protocol's AgentCard)", content = @Content(mediaType = "application/json",
             schema = @Schema(implementation = DocumentApi.JsonDocument.class)))
@@ -66,6 +68,7 @@ public class DocumentResource {
 
     @GET
     @Path("disco/sections/{name}.json")
+    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
     @Operation(operationId = "getSection", summary = "Read a manifest section (tier 1): tool schemas, types, prices")
     @APIResponse(responseCode = "200", description = "a section of the manifest", content = @Content(mediaType = "application/json",
             schema = @Schema(implementation = DocumentApi.JsonDocument.class)))
@@ -76,6 +79,7 @@ public class DocumentResource {
 
     @GET
     @Path("disco/reference/{name}")
+    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
     @Operation(operationId = "getReferenceDocument", summary = "Read a reference document (tier 3)")
     @APIResponse(responseCode = "200", description = "a reference document: Markdown, a JSON document (the state machines) or a"
             + " JSON Schema (`*.schema.json`)", content = {@Content(mediaType = "text/markdown"),
@@ -88,6 +92,7 @@ public class DocumentResource {
 
     @GET
     @Path("disco/benchmark.json")
+    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
     @Operation(operationId = "getBenchmark", summary = "Read the latest published benchmark")
     @APIResponse(responseCode = "200", description = "the latest published benchmark (the publish body's schema:"
             + " /disco/reference/benchmark-publish.schema.json)", content = @Content(mediaType = "application/json", schema = @Schema(implementation = DocumentApi.JsonDocument.class)))
@@ -102,6 +107,7 @@ public class DocumentResource {
      */
     @GET
     @Path("openapi.json")
+    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
     @Operation(operationId = "getOpenApiDocument", summary = "Read this OpenAPI 3.1 document of the public API")
     @APIResponse(responseCode = "200", description = "the OpenAPI 3.1 document of the public API", content = @Content(mediaType = "application/json",
             schema = @Schema(implementation = DocumentApi.JsonDocument.class)))

@@ -51,6 +51,7 @@ public class PartnerAdminResource {
 
     @PUT
     @Operation(operationId = "importPartner", summary = "Import a partner with its existing key and secret (operator)")
+    @APIResponse(responseCode = "409", description = "the api_key belongs to another partner (`api_key_in_use`)")
     @APIResponse(responseCode = "200", description = "already present with this key", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PartnerView.class)))
     @APIResponse(responseCode = "201", description = "imported", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PartnerView.class)))
     @Path("/{id}")
