@@ -162,6 +162,7 @@ public class WebhookResource {
     @Operation(operationId = "redeliverWebhookDelivery", summary = "Send a delivery again now")
     @APIResponse(responseCode = "202", description = "queued for delivery now", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DeliveryView.class)))
     @APIResponse(responseCode = "404", description = "no such subscription or delivery")
+    @APIResponse(responseCode = "409", description = "the subscription is disabled: enable it first (`webhook_disabled`)")
     public Uni<Response> redeliver(@PathParam("id") String id, @PathParam("deliveryId") String deliveryId) {
         return service.redeliver(partner.id(), uuid(id), uuid(deliveryId, "delivery_not_found"))
                 .map(d -> Response.accepted(Envelope.of(DeliveryView.of(d))).build());
