@@ -59,6 +59,7 @@ public class McpResource {
 
     @POST
     @Consumes(MediaType.WILDCARD)
+    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
     @Operation(operationId = "callMcp", summary = "Send one MCP JSON-RPC message (initialize, tools/list, tools/call, ...)")
     @APIResponse(responseCode = "200", description = "the JSON-RPC answer: a `result`, or an `error` the method gave",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = McpApi.Response.class)))
