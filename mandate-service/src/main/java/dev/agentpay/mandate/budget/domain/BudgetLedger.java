@@ -8,7 +8,7 @@ import java.time.Instant;
  * The money state of one budget for its current period, in atomic USDC units, and every rule that changes it.
  * The service loads it from the budget row it holds locked ({@code select ... for update}), applies one
  * operation and writes it back in the same transaction, so operations on one budget apply one after the other
- * and each sees the previous one's result; {@code BudgetLedgerProperties} checks the invariant over random
+ * and each sees the previous one's result; {@code BudgetLedgerPropertiesTest} checks the invariant over random
  * interleavings of these operations.
  *
  * <p>Invariant, at every instant: {@code 0 <= reserved}, {@code 0 <= spent}, {@code spent + reserved <= amount}.

@@ -27,7 +27,7 @@ import net.jqwik.api.constraints.Size;
  * exactly the sum of the open charges, spent exactly the sum of the charges settled in the current period, and no
  * period ever has more settled in it than the amount.
  */
-class BudgetLedgerProperties {
+class BudgetLedgerPropertiesTest {
 
     /** One step: {@code kind} 0 create, 1 settle, 2 expire, 3 time passes; {@code n} the amount, charge pick or minutes. */
     record Step(int kind, int n) {
