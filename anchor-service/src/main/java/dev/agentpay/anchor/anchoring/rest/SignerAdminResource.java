@@ -78,7 +78,8 @@ public class SignerAdminResource {
     @APIResponse(responseCode = "401", description = UNAUTHORIZED)
     @APIResponse(responseCode = "409", description = "`rotation_in_progress` (the message says what it waits for: the addSigner"
             + " transaction, the outgoing signer's open transactions with their nonces, or removeSigner), `no_next_signer` (no"
-            + " `ANCHOR_NEXT_SIGNER_KEY` configured), `signer_retired` (the next key was rotated out before); nothing changes")
+            + " `ANCHOR_NEXT_SIGNER_KEY` configured), `signer_retired` (the next key was rotated out before), `contract_cannot_rotate` (a contract of an earlier build"
+            + " with one immutable signer); nothing changes")
     public Uni<Response> rotateAnchorSigner() {
         return rotation.request().map(r -> Response.status(202).type(MediaType.APPLICATION_JSON_TYPE)
                 .entity(Envelope.of(RotationView.of(r))).build());

@@ -3,6 +3,7 @@ package dev.agentpay.anchor.anchoring.service;
 import dev.agentpay.anchor.anchoring.domain.OpenTx;
 import dev.agentpay.anchor.anchoring.domain.Rotation;
 import dev.agentpay.anchor.anchoring.domain.SignedTx;
+import dev.agentpay.anchor.client.ChainRejectedException;
 import dev.agentpay.commons.error.ApiException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -76,7 +77,7 @@ public class SignerRotation extends AnchorStage {
      * {@code signer_retired} when the next key was rotated out before (a retired key never signs again).
      */
     public Uni<Rotation> request() {
-        return pool.withTransaction(c -> refresh(c).chain(active -> repo.openRotation(c, true).flatMap(open -> {
+        return rotatable().chain(() -> pool.withTransaction(c -> refresh(c).chain(active -> repo.openRotation(c, true).flatMap(open -> {
             if (open != null) {
                 return waitsFor(c, open).map(w -> {
                     throw ApiException.conflict("rotation_in_progress", "rotation " + open.id() + " from " + open.fromSigner()
@@ -101,7 +102,24 @@ public class SignerRotation extends AnchorStage {
                 LOG.infof("signer rotation %d requested: %s -> %s", r.id(), r.fromSigner(), r.toSigner());
                 return r;
             });
-        })));
+        }))));
+    }
+
+    /**
+     * 409 {@code contract_cannot_rotate} for a contract of an earlier build (one immutable {@code signer()}, no
+     * {@code isSigner}/{@code addSigner}): its {@code addSigner} would revert for ever. Deploy the current contract.
+     */
+    private Uni<Void> rotatable() {
+        String probe = signer.configured();
+        return chain.ethCall(probe, config.contractAddress(), contract.encodeIsSigner(probe))
+                .onFailure(ChainRejectedException.class).recoverWithItem("0x")
+                .invoke(ret -> {
+                    if (ret == null || ret.length() < 66) {
+                        throw ApiException.conflict("contract_cannot_rotate", "the anchor contract " + config.contractAddress()
+                                + " has no signer set (an earlier build with one immutable signer); deploy the current MandateAnchor"
+                                + " to rotate (deploy/README.md)");
+                    }
+                }).replaceWithVoid();
     }
 
     /** What an open rotation waits for, in words. */
