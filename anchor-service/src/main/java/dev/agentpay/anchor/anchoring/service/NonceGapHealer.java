@@ -55,6 +55,7 @@ public class NonceGapHealer extends AnchorStage {
         String me = signer.address();
         List<OpenTx> open = all.stream().filter(t -> t.signer().equals(me)).toList();
         if (open.isEmpty()) {
+            closed(-1);
             return Uni.createFrom().voidItem();
         }
         long lowest = open.get(0).nonce();
