@@ -80,6 +80,7 @@ public class SignerAdminResource {
             + " transaction, the outgoing signer's open transactions with their nonces, or removeSigner), `no_next_signer` (no"
             + " `ANCHOR_NEXT_SIGNER_KEY` configured), `signer_retired` (the next key was rotated out before), `contract_cannot_rotate` (a contract of an earlier build"
             + " with one immutable signer); nothing changes")
+    @APIResponse(responseCode = "503", description = "`anchor_chain_unavailable`: the anchor network's RPC does not answer; nothing changes")
     public Uni<Response> rotateAnchorSigner() {
         return rotation.request().map(r -> Response.status(202).type(MediaType.APPLICATION_JSON_TYPE)
                 .entity(Envelope.of(RotationView.of(r))).build());

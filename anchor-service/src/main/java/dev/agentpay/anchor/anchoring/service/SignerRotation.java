@@ -4,6 +4,7 @@ import dev.agentpay.anchor.anchoring.domain.OpenTx;
 import dev.agentpay.anchor.anchoring.domain.Rotation;
 import dev.agentpay.anchor.anchoring.domain.SignedTx;
 import dev.agentpay.anchor.client.ChainRejectedException;
+import dev.agentpay.anchor.client.ChainUnavailableException;
 import dev.agentpay.commons.error.ApiException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -79,10 +80,9 @@ public class SignerRotation extends AnchorStage {
     public Uni<Rotation> request() {
         return rotatable().chain(() -> pool.withTransaction(c -> refresh(c).chain(active -> repo.openRotation(c, true).flatMap(open -> {
             if (open != null) {
-                return waitsFor(c, open).map(w -> {
-                    throw ApiException.conflict("rotation_in_progress", "rotation " + open.id() + " from " + open.fromSigner()
-                            + " to " + open.toSigner() + " is " + open.status().toLowerCase(Locale.ROOT) + ": it waits for " + w);
-                });
+                return waitsFor(c, open).flatMap(w -> Uni.createFrom().<Rotation>failure(ApiException.conflict("rotation_in_progress",
+                        "rotation " + open.id() + " from " + open.fromSigner() + " to " + open.toSigner() + " is "
+                                + open.status().toLowerCase(Locale.ROOT) + ": it waits for " + w)));
             }
             String next = nextCandidate(active);
             if (next == null) {
@@ -113,6 +113,8 @@ public class SignerRotation extends AnchorStage {
         String probe = signer.configured();
         return chain.ethCall(probe, config.contractAddress(), contract.encodeIsSigner(probe))
                 .onFailure(ChainRejectedException.class).recoverWithItem("0x")
+                .onFailure(ChainUnavailableException.class).transform(e -> new ApiException(503, "anchor_chain_unavailable",
+                        "the anchor network's RPC does not answer; nothing changed, try again"))
                 .invoke(ret -> {
                     if (ret == null || ret.length() < 66) {
                         throw ApiException.conflict("contract_cannot_rotate", "the anchor contract " + config.contractAddress()
