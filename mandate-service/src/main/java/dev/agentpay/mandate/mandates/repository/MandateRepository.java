@@ -92,11 +92,11 @@ public class MandateRepository {
 
     public Uni<Void> insertTransition(SqlClient sql, Transition t) {
         return sql.preparedQuery("insert into mandate_transition (" + TRANSITION_COLUMNS
-                        + ") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)")
+                        + ") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)")
                 .execute(Tuple.from(Arrays.asList(t.id(), t.mandateId(), t.seq(),
                         t.fromState() == null ? null : t.fromState().wire(), t.toState().wire(), t.metadata(),
                         t.anchorTxHash(), t.anchorBlockNumber(), t.anchorChainId(), db(t.anchoredAt()),
-                        db(t.createdAt()), t.anchorLogIndex(), t.anchorContract())))
+                        db(t.createdAt()), t.anchorLogIndex(), t.anchorContract(), t.anchorSigner())))
                 .replaceWithVoid();
     }
 
