@@ -1,5 +1,6 @@
 package dev.agentpay.commons.events;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
 /**
@@ -19,7 +20,8 @@ public record AnchorReceiptEvent(
         long blockNumber,
         int logIndex,
         String contract,
-        String signer) implements DomainEvent {
+        // absent rather than null when unknown, so receipts without it are written byte for byte as before
+        @JsonInclude(JsonInclude.Include.NON_NULL) String signer) implements DomainEvent {
 
     public static final String TYPE = "anchor.receipt";
     public static final int SCHEMA_VERSION = 1;
