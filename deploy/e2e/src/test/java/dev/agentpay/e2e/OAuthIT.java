@@ -147,10 +147,14 @@ class OAuthIT {
         String args = JSON.writeValueAsString(Map.of("mandate_id", id, "reason", "disputed through the MCP SDK's OAuth client"));
         // the registries learn a new client over the partners topic: retried until discovery-service's accepts the token
         JsonNode[] out = new JsonNode[1];
-        await("the SDK client's tool call").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+        String[] last = new String[1];
+        await().alias("the SDK client's tool call (last output: " + java.util.Arrays.toString(last) + ")")
+                .conditionEvaluationListener(e -> { if (!e.isSatisfied()) { System.err.println("mcp-oauth-client: " + last[0]); } })
+                .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> {
             Process p = new ProcessBuilder("node", script.toString(), base + "/disco/mcp", c[0], c[1], "service_dispute_open", args)
                     .redirectErrorStream(true).start();
             String text = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            last[0] = text;
             if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0) {
                 return false;
             }
