@@ -2,6 +2,7 @@ package dev.agentpay.settlement;
 
 import dev.agentpay.localstack.AnvilNode;
 import dev.agentpay.localstack.chain.DepositFactoryInstaller;
+import dev.agentpay.localstack.chain.EscrowInstaller;
 import dev.agentpay.localstack.chain.EvmRpc;
 import dev.agentpay.localstack.chain.UsdcInstaller;
 import dev.agentpay.localstack.testing.SharedServers;
@@ -22,6 +23,10 @@ public class ChainsTestResource implements QuarkusTestResourceLifecycleManager {
     public static final int CONFIRMATIONS = 3;
     /** anvil default account #4. */
     public static final String SWEEPER_KEY = "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a";
+    /** anvil default account #6: the escrow operator (as the local stack). */
+    public static final String ESCROW_OPERATOR_KEY = "0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e";
+    /** The escrows' grace, seconds. */
+    public static final long ESCROW_GRACE = 3600;
 
     @Override
     public Map<String, String> start() {
@@ -34,6 +39,9 @@ public class ChainsTestResource implements QuarkusTestResourceLifecycleManager {
             // the deposit factory as the local stack deploys it (anvil account #3), paying the seller
             props.put(p + "deposit-factory-address",
                     DepositFactoryInstaller.deploy(rpc, rpc.call("eth_accounts").get(3).asText(), SELLER));
+            // the mandate escrow as the local stack deploys it (anvil account #3), operated by account #6
+            props.put(p + "escrow-address", EscrowInstaller.deploy(rpc, rpc.call("eth_accounts").get(3).asText(), c.address(),
+                    rpc.call("eth_accounts").get(6).asText(), ESCROW_GRACE));
             props.put(p + "rpc-url", node.rpcUrl());
             props.put(p + "payment-address", SELLER);
             props.put(p + "confirmations", Integer.toString(CONFIRMATIONS));
@@ -42,6 +50,7 @@ public class ChainsTestResource implements QuarkusTestResourceLifecycleManager {
         // the sweeper (anvil account #4) pays sweep gas; sweeps are driven by the tests (the schedule waits an hour)
         props.put("settlement.sweep.private-key", SWEEPER_KEY);
         props.put("settlement.sweep.interval", "PT1H");
+        props.put("settlement.escrow.operator-private-key", ESCROW_OPERATOR_KEY);
         props.put("chains.solana.rpc-url", SharedServers.solana().rpcUrl());
         props.put("chains.solana.payment-address", SOLANA_SELLER);
         props.put("chains.solana.poll-interval", "PT0.2S");

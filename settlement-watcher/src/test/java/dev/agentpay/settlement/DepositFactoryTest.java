@@ -29,6 +29,7 @@ import org.web3j.utils.Numeric;
  * chain, money sent to a counterfactual address is swept (by anyone) to the treasury and only there,
  * a forwarder obeys its factory alone, and sweeping twice moves nothing the second time.
  */
+@org.junit.jupiter.api.Tag("servers") // starts PostgreSQL, Kafka or anvil: not in the fast tier (-Pfast)
 class DepositFactoryTest {
 
     static final String TREASURY = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
@@ -58,7 +59,7 @@ class DepositFactoryTest {
         String factory = DepositFactoryInstaller.deploy(rpc, accounts.get(3).asText(), TREASURY);
         String stranger = accounts.get(7).asText();
 
-        byte[] salt = SweepChainClient.salt(UUID.randomUUID());
+        byte[] salt = dev.agentpay.commons.chains.Create2.invoiceSalt(UUID.randomUUID());
         String word = rpc.ethCall(factory, Hash.sha3String("depositAddress(bytes32)").substring(0, 10) + Numeric.toHexStringNoPrefix(salt));
         String deposit = "0x" + word.substring(word.length() - 40);
         assertThat(rpc.getCode(deposit)).isEqualTo("0x"); // nothing deployed to receive

@@ -71,7 +71,7 @@ class SweepTest {
 
     static String depositAddress(EvmRpc rpc, String factory, UUID invoiceId) {
         String word = rpc.ethCall(factory, Hash.sha3String("depositAddress(bytes32)").substring(0, 10)
-                + Numeric.toHexStringNoPrefix(SweepChainClient.salt(invoiceId)));
+                + Numeric.toHexStringNoPrefix(dev.agentpay.commons.chains.Create2.invoiceSalt(invoiceId)));
         return "0x" + word.substring(word.length() - 40);
     }
 

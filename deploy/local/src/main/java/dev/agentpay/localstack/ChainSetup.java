@@ -1,6 +1,7 @@
 package dev.agentpay.localstack;
 
 import dev.agentpay.localstack.chain.DepositFactoryInstaller;
+import dev.agentpay.localstack.chain.EscrowInstaller;
 import dev.agentpay.localstack.chain.EvmRpc;
 import dev.agentpay.localstack.chain.UsdcInstaller;
 import java.io.IOException;
@@ -12,7 +13,7 @@ import java.util.Map;
 /**
  * Installs what the local chains need, idempotently (anvil keeps its state across restarts): the
  * anchor contract on the anchor chain, USDC at each chain's canonical address, the deposit factory
- * (invoice payment addresses) on each EVM chain, and a funded
+ * (invoice payment addresses) and the mandate escrow on each EVM chain, and a funded
  * development payer. Deployments come from anvil's unlocked account #3 so that the anchor signer's
  * (account #0) nonces belong to anchor-service alone.
  */
@@ -38,6 +39,12 @@ final class ChainSetup {
      */
     static final String SWEEPER_KEY = "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a";
 
+    /**
+     * anvil default account #6: settlement-watcher's escrow operator on every EVM chain (releases, freezes and
+     * resolves mandate escrows; MandateEscrow pays only an escrow's two parties, so this key holds gas only).
+     */
+    static final String ESCROW_OPERATOR_KEY = "0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e";
+
     /** 1,000,000 USDC in atomic units for the payer on every chain. */
     static final BigInteger PAYER_USDC = BigInteger.valueOf(1_000_000L * 1_000_000L);
 
@@ -56,6 +63,7 @@ final class ChainSetup {
         String signer = accounts.get(0).asText();
         String deployer = accounts.get(3).asText();
         String payer = accounts.get(1).asText();
+        String escrowOperator = accounts.get(6).asText();
 
         env.put("ANCHOR_RPC_URL", anchor.rpcUrl());
         env.put("ANCHOR_CHAIN_ID", Long.toString(anchor.chainId()));
@@ -82,6 +90,9 @@ final class ChainSetup {
             // Every invoice's own payment address is a CREATE2 address of this factory (treasury: the seller).
             env.put(prefix + "_DEPOSIT_FACTORY_ADDRESS", DepositFactoryInstaller.ensure(rpc, deployer, seller,
                     local.resolve("data/" + c.chain() + "-deposit-factory.address")));
+            // Mandate budgets held between the two parties (issue 30): the chain's USDC, operated by settlement-watcher.
+            env.put(prefix + "_ESCROW_ADDRESS", EscrowInstaller.ensure(rpc, deployer, c.address(), escrowOperator,
+                    EscrowInstaller.LOCAL_GRACE_SECONDS, local.resolve("data/" + c.chain() + "-escrow.address")));
             // Local chains mine a block a second and never reorganize on their own: one confirmation
             // and a fast poll keep detection well under the 1.5 s target (production defaults are deeper).
             env.put(prefix + "_CONFIRMATIONS", "1");

@@ -78,6 +78,8 @@ final class ServiceLauncher {
         if (svc.name().equals("settlement-watcher")) {
             // pays the gas of sweeps (deposit addresses -> seller wallet); holds nothing but gas
             e.put("SWEEPER_PRIVATE_KEY", ChainSetup.SWEEPER_KEY);
+            // sends the mandate escrows' release, freeze and resolve (issue 30); the contract pays only the two parties
+            e.put("ESCROW_OPERATOR_PRIVATE_KEY", ChainSetup.ESCROW_OPERATOR_KEY);
         }
         e.put("WEBHOOK_ALLOW_PRIVATE_TARGETS", "true");
         // Local receivers are plain http on loopback (webhook-dispatcher README: the local stack allows both).

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The launcher's chains keep their state across a stop (saved atomically just before anvil is stopped)
  * and a start; a chain whose state is lost or replaced is refused, naming {@code reset}; reset wipes it.
  */
+@org.junit.jupiter.api.Tag("servers") // starts PostgreSQL, Kafka or anvil: not in the fast tier (-Pfast)
 class ChainStateTest {
 
     private static final String TO = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";

@@ -43,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * broker's log (kept at INFO for the coordinator and log recovery) says what it did.
  * {@code -Dkafka.crash.cycles=N} repeats the kill (2 by default).
  */
+@org.junit.jupiter.api.Tag("servers") // starts PostgreSQL, Kafka or anvil: not in the fast tier (-Pfast)
 class KafkaCrashRestartTest {
 
     private static final Duration RECOVERY = Duration.ofSeconds(60);

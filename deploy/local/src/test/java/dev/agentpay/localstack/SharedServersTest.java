@@ -15,6 +15,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.Test;
 
 /** The starters bring up real servers that answer. */
+@org.junit.jupiter.api.Tag("servers") // starts PostgreSQL, Kafka or anvil: not in the fast tier (-Pfast)
 class SharedServersTest {
 
     @Test

@@ -14,7 +14,8 @@ public class ChainTable {
     /** One chain with every setting resolved. */
     public record Entry(Chain chain, boolean enabled, String networkId, String usdcAddress,
             Optional<String> paymentAddress, Optional<String> rpcUrl, int confirmations, Duration pollInterval,
-            int maxBlockRange, Optional<String> depositFactoryAddress) {
+            int maxBlockRange, Optional<String> depositFactoryAddress, Optional<String> escrowAddress, String usdcEip712Name,
+            String usdcEip712Version) {
 
         public String name() {
             return chain.value();
@@ -70,7 +71,10 @@ public class ChainTable {
                 s.confirmations().orElse(d.confirmations()),
                 s.pollInterval().orElse(d.pollInterval()),
                 s.maxBlockRange(),
-                nonBlank(s.depositFactoryAddress()));
+                nonBlank(s.depositFactoryAddress()),
+                c.kind() == Chain.Kind.EVM ? nonBlank(s.escrowAddress()) : Optional.empty(),
+                nonBlank(s.usdcEip712Name()).orElse(c == Chain.SKALE ? "Bridged USDC (SKALE Bridge)" : "USD Coin"),
+                nonBlank(s.usdcEip712Version()).orElse("2"));
     }
 
     private static Optional<String> nonBlank(Optional<String> v) {

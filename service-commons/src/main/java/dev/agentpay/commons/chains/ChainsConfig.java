@@ -57,6 +57,20 @@ public interface ChainsConfig {
          */
         Optional<String> depositFactoryAddress();
 
+        /**
+         * EVM only: the {@code MandateEscrow} contract (settlement-watcher/src/main/solidity) holding mandate budgets
+         * between their two parties (issue 30). No default: a chain without one offers no escrow.
+         */
+        Optional<String> escrowAddress();
+
+        /**
+         * EVM only: the EIP-712 domain name and version of the chain's USDC (what an EIP-3009 authorization is signed
+         * in); default the canonical token's: "USD Coin"/"2", on SKALE "Bridged USDC (SKALE Bridge)"/"2".
+         */
+        Optional<String> usdcEip712Name();
+
+        Optional<String> usdcEip712Version();
+
         /** JSON-RPC endpoint the watcher reads; no default: a chain without one is not watched. */
         Optional<String> rpcUrl();
 

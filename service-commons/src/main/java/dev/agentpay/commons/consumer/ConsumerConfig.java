@@ -3,6 +3,9 @@ package dev.agentpay.commons.consumer;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
 
 /** The consumer discipline's timing ({@link Consumers}). */
 @ConfigMapping(prefix = "platform.consumers")
@@ -19,4 +22,39 @@ public interface ConsumerConfig {
     /** A consumer retrying one record for longer than this is reported stalled (readiness DOWN) until it moves. */
     @WithDefault("30s")
     Duration stallAfter();
+
+    /**
+     * How long a consumer's {@code processed_event} marks are kept ({@link ProcessedEventPruner}): longer than any
+     * redelivery of a record, which the topics' retention (7 days) bounds.
+     */
+    @WithDefault("P8D")
+    Duration processedRetention();
+
+    /**
+     * Retentions of their own for named consumers' marks: {@code <consumer>=<ISO 8601 duration>} pairs separated by
+     * commas, the consumer being its {@code processed_event.consumer} value (e.g. {@code webhook-dispatcher=P30D}).
+     */
+    Optional<String> processedRetentionPerConsumer();
+
+    /** {@link #processedRetentionPerConsumer()} parsed; a malformed pair stops the start with its text. */
+    default Map<String, Duration> processedRetentionOverrides() {
+        Map<String, Duration> out = new LinkedHashMap<>();
+        for (String pair : processedRetentionPerConsumer().orElse("").split(",")) {
+            if (pair.isBlank()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            try {
+                out.put(pair.substring(0, eq).strip(), Duration.parse(pair.substring(eq + 1).strip()));
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("platform.consumers.processed-retention-per-consumer: \"" + pair.strip()
+                        + "\" is not <consumer>=<ISO 8601 duration>", e);
+            }
+        }
+        return out;
+    }
+
+    /** Marks deleted per statement while pruning (one short transaction each). */
+    @WithDefault("5000")
+    int pruneBatchSize();
 }

@@ -38,7 +38,8 @@ import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
  * answers before any resource) with the {@code ErrorBody} schema, unless it documents that status itself.</li>
  * <li>An operation reading the {@code If-None-Match} header documents {@code 304} (not modified).</li>
  * <li>A 2xx JSON answer documented as the {@code data} type (a component without a {@code success}
- * property, or an array of them) is wrapped in the envelope {@code {success: true, data}} ({@link Envelope}).</li>
+ * property, or an array of them) is wrapped in the envelope {@code {success: true, data}} ({@link Envelope}), unless
+ * the operation says its answer is bare ({@link #BARE}).</li>
  * </ul>
  */
 public class OpenApiContract implements OASFilter {
@@ -51,6 +52,11 @@ public class OpenApiContract implements OASFilter {
     public static final String X402_PAYMENT = "x402Payment";
     public static final String X402_SIGNATURE = "x402PaymentSignature";
     static final String ERROR_SCHEMA = "ErrorBody";
+    /**
+     * An operation extension ({@code @Extension(name = OpenApiContract.BARE, value = "true")}) for an answer that is not
+     * in the envelope: a standard document (RFC 6749 token, JWK set, the discovery documents). Read and removed here.
+     */
+    public static final String BARE = "x-agentpay-bare";
     static final String IF_NONE_MATCH = "If-None-Match";
     static final String NOT_MODIFIED = "not modified (If-None-Match matches the ETag)";
 
@@ -67,6 +73,8 @@ public class OpenApiContract implements OASFilter {
         m.put("415", "Body not sent as application/json (`unsupported_media_type`)");
         m.put("429", "Rate limited (`rate_limited`; `Retry-After` says when to retry)");
         m.put("500", "Unexpected failure (`internal_error`; the cause is logged, never sent)");
+        m.put("503", "Not available now, retry after `Retry-After` seconds: the service's own database is unavailable "
+                + "(`service_unavailable`), or the partner registry is not read yet after a start (`registry_not_ready`)");
         return m;
     }
 
@@ -83,7 +91,9 @@ public class OpenApiContract implements OASFilter {
         components.addSecurityScheme(X402_PAYMENT, header("X-PAYMENT", "x402 v1: the base64 payment payload."));
         components.addSecurityScheme(X402_SIGNATURE, header("PAYMENT-SIGNATURE", "x402 v2: the base64 payment payload."));
         components.addSchema(ERROR_SCHEMA, errorSchema());
+        anyJsonValue(components);
         Map<String, Schema> schemas = components.getSchemas();
+        schemas.forEach(OpenApiContract::envelopeFields);
         schemas.forEach((name, schema) -> nullableOptionals(schema));
         if (api.getPaths() == null || api.getPaths().getPathItems() == null) {
             return;
@@ -94,6 +104,7 @@ public class OpenApiContract implements OASFilter {
                     continue;
                 }
                 document(e.getValue(), path.getKey().contains("{"), schemas);
+                wholeNumberLimits(e.getValue());
             }
         }
     }
@@ -140,13 +151,72 @@ public class OpenApiContract implements OASFilter {
                 responses.addAPIResponse(status, error(e.getValue()));
             }
         }
+        boolean bare = op.getExtensions() != null && op.getExtensions().containsKey(BARE);
+        if (bare) {
+            op.removeExtension(BARE);
+        }
         if (responses.getAPIResponses() != null) {
             for (Map.Entry<String, APIResponse> e : responses.getAPIResponses().entrySet()) {
-                if (e.getKey().startsWith("2")) {
+                if (e.getKey().startsWith("2") && !bare) {
                     envelope(e.getValue(), schemas);
                 } else if (e.getKey().startsWith("4") || e.getKey().startsWith("5")) {
                     errorContent(e.getValue());
                 }
+            }
+        }
+    }
+
+    /**
+     * A Jackson tree ({@code JsonNode}) is any JSON value: the scanner would describe the class's bean getters
+     * ({@code empty}, {@code nodeType}, ...) as an object instead.
+     */
+    private static void anyJsonValue(Components components) {
+        if (components.getSchemas() == null || !components.getSchemas().containsKey("JsonNode")) {
+            return;
+        }
+        components.addSchema("JsonNode", OASFactory.createSchema().description("any JSON value"));
+        components.removeSchema("JsonNodeType");
+        // a property annotated with @Schema(type = ...) keeps that type beside the reference: the value decides
+        for (Schema schema : components.getSchemas().values()) {
+            if (schema != null && schema.getProperties() != null) {
+                for (Schema property : schema.getProperties().values()) {
+                    if (property != null && property.getRef() != null && property.getRef().endsWith("/JsonNode")) {
+                        property.setType(null);
+                        property.setItems(null);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * An {@link Envelope} of a typed answer ({@code EnvelopeSubscriptionView}, ...): {@code success} is always
+     * {@code true} and both fields are always there (the record's components would otherwise read as optional
+     * and nullable).
+     */
+    private static void envelopeFields(String name, Schema schema) {
+        if (!name.startsWith("Envelope") || schema == null || schema.getProperties() == null
+                || !schema.getProperties().keySet().equals(java.util.Set.of("success", "data"))) {
+            return;
+        }
+        schema.setRequired(new ArrayList<>(List.of("success", "data")));
+        schema.addProperty("success", OASFactory.createSchema().addType(SchemaType.BOOLEAN).addEnumeration(true));
+    }
+
+    /**
+     * The {@code limit} query parameter of list endpoints ({@link PageLimit}) is bound as text so that a bad value
+     * is a {@code 400 validation_error}, not a 404; clients send a whole number: documented as an integer from 1
+     * (the endpoint's maximum is in its description), not as a string with a pattern.
+     */
+    private static void wholeNumberLimits(Operation op) {
+        if (op.getParameters() == null) {
+            return;
+        }
+        for (Parameter p : op.getParameters()) {
+            Schema s = p.getSchema();
+            if (p.getIn() == Parameter.In.QUERY && s != null && PageLimit.WHOLE_NUMBER.equals(s.getPattern())) {
+                p.setSchema(OASFactory.createSchema().addType(SchemaType.INTEGER).minimum(java.math.BigDecimal.ONE)
+                        .maximum(s.getMaximum()));
             }
         }
     }

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The one idempotent consumer against real PostgreSQL: an effect is applied once per consumer and event. */
+@org.junit.jupiter.api.Tag("servers") // starts PostgreSQL, Kafka or anvil: not in the fast tier (-Pfast)
 class IdempotentConsumerTest {
 
     private static final Duration T = Duration.ofSeconds(10);

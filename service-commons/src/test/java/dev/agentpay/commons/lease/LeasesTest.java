@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * holder changes, a stale token's effect is refused in its own transaction, and a holder frozen inside a
  * fenced transaction cannot keep the lease from moving.
  */
+@org.junit.jupiter.api.Tag("servers") // starts PostgreSQL, Kafka or anvil: not in the fast tier (-Pfast)
 class LeasesTest {
 
     private static final Duration T = Duration.ofSeconds(20);

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The relay against real PostgreSQL: commit order, keys and headers, batches, one relay per database. */
+@org.junit.jupiter.api.Tag("servers") // starts PostgreSQL, Kafka or anvil: not in the fast tier (-Pfast)
 class OutboxRelayTest {
 
     private static final Duration T = Duration.ofSeconds(10);

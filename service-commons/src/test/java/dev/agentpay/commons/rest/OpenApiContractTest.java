@@ -57,13 +57,13 @@ class OpenApiContractTest {
 
         new OpenApiContract().filterOpenAPI(api);
 
-        assertThat(keyed.getResponses().getAPIResponses()).containsOnlyKeys("200", "400", "401", "404", "413", "415", "429", "500");
+        assertThat(keyed.getResponses().getAPIResponses()).containsOnlyKeys("200", "400", "401", "404", "413", "415", "429", "500", "503");
         assertThat(keyed.getResponses().getAPIResponse("401").getContent().getMediaType("application/json").getSchema().getRef())
                 .isEqualTo("#/components/schemas/ErrorBody");
         Schema envelope = keyed.getResponses().getAPIResponse("200").getContent().getMediaType("application/json").getSchema();
         assertThat(envelope.getRequired()).containsExactly("success", "data");
         assertThat(envelope.getProperties().get("data").getRef()).isEqualTo("#/components/schemas/Thing");
-        assertThat(paid.getResponses().getAPIResponses()).containsOnlyKeys("200", "400", "429", "500");
+        assertThat(paid.getResponses().getAPIResponses()).containsOnlyKeys("200", "400", "429", "500", "503");
         assertThat(open.getSecurity()).isEmpty();
         assertThat(open.getResponses().getAPIResponses()).doesNotContainKey("304");
         assertThat(conditional.getResponses().getAPIResponse("304").getDescription())
@@ -85,6 +85,55 @@ class OpenApiContractTest {
         assertThat(scoped.getResponses().getAPIResponse("403").getDescription()).contains("insufficient_scope");
         assertThat(keyed.getResponses().getAPIResponses()).as("no scope, no 403").doesNotContainKey("403");
         assertThat(api.getComponents().getSchemas()).containsKey("ErrorBody");
+    }
+
+    @Test
+    void aBareAnswerIsNotWrapped() {
+        Operation bare = op("Thing").addExtension(OpenApiContract.BARE, "true");
+        OpenAPI api = OASFactory.createOpenAPI()
+                .components(OASFactory.createComponents().addSchema("Thing", OASFactory.createSchema().addType(SchemaType.OBJECT)))
+                .paths(OASFactory.createPaths().addPathItem("/token", OASFactory.createPathItem().POST(bare)));
+
+        new OpenApiContract().filterOpenAPI(api);
+
+        assertThat(bare.getResponses().getAPIResponse("200").getContent().getMediaType("application/json").getSchema().getRef())
+                .isEqualTo("#/components/schemas/Thing");
+        assertThat(bare.getExtensions()).as("the marker is not in the document").doesNotContainKey(OpenApiContract.BARE);
+    }
+
+    @Test
+    void envelopesAreRequiredLimitsAreIntegersAndJacksonTreesAreAnyValue() {
+        Operation list = op("Thing").addParameter(OASFactory.createParameter()
+                .in(org.eclipse.microprofile.openapi.models.parameters.Parameter.In.QUERY).name("limit")
+                .schema(OASFactory.createSchema().addType(SchemaType.STRING).pattern(PageLimit.WHOLE_NUMBER)));
+        OpenAPI api = OASFactory.createOpenAPI()
+                .components(OASFactory.createComponents()
+                        .addSchema("Thing", OASFactory.createSchema().addType(SchemaType.OBJECT)
+                                .addProperty("value", OASFactory.createSchema().ref("JsonNode").addType(SchemaType.OBJECT)))
+                        .addSchema("JsonNode", OASFactory.createSchema().addType(SchemaType.OBJECT)
+                                .addProperty("nodeType", OASFactory.createSchema().ref("JsonNodeType")))
+                        .addSchema("JsonNodeType", OASFactory.createSchema().addType(SchemaType.STRING))
+                        .addSchema("EnvelopeThing", OASFactory.createSchema().addType(SchemaType.OBJECT)
+                                .addProperty("success", OASFactory.createSchema().addType(SchemaType.BOOLEAN))
+                                .addProperty("data", OASFactory.createSchema().ref("Thing"))))
+                .paths(OASFactory.createPaths().addPathItem("/things", OASFactory.createPathItem().GET(list)));
+
+        new OpenApiContract().filterOpenAPI(api);
+
+        Schema envelope = api.getComponents().getSchemas().get("EnvelopeThing");
+        assertThat(envelope.getRequired()).containsExactly("success", "data");
+        assertThat(envelope.getProperties().get("success").getType()).containsExactly(SchemaType.BOOLEAN);
+        assertThat(envelope.getProperties().get("success").getEnumeration()).containsExactly(true);
+        assertThat(envelope.getProperties().get("data").getRef()).as("not made nullable").isEqualTo("#/components/schemas/Thing");
+        Schema limit = list.getParameters().get(0).getSchema();
+        assertThat(limit.getType()).containsExactly(SchemaType.INTEGER);
+        assertThat(limit.getPattern()).isNull();
+        assertThat(limit.getMinimum()).isEqualByComparingTo("1");
+        assertThat(api.getComponents().getSchemas().get("JsonNode").getType()).as("any JSON value").isNull();
+        assertThat(api.getComponents().getSchemas().get("JsonNode").getProperties()).isNull();
+        assertThat(api.getComponents().getSchemas()).doesNotContainKey("JsonNodeType");
+        assertThat(api.getComponents().getSchemas().get("Thing").getProperties().get("value").getType())
+                .as("a type beside the reference to any value is dropped").isNull();
     }
 
     @Path("/keyed")

@@ -1,7 +1,9 @@
 package dev.agentpay.settlement.client;
 
+import dev.agentpay.commons.chains.escrow.MandateEscrowAbi;
 import dev.agentpay.commons.rpc.JsonRpcHttp;
 import dev.agentpay.settlement.watcher.domain.BlockRef;
+import dev.agentpay.settlement.watcher.domain.EscrowLog;
 import dev.agentpay.settlement.watcher.domain.Transfer;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
@@ -20,6 +22,7 @@ import org.web3j.protocol.core.DefaultBlockParameter;
 import org.web3j.protocol.core.Request;
 import org.web3j.protocol.core.Response;
 import org.web3j.protocol.core.methods.request.EthFilter;
+import org.web3j.protocol.core.methods.request.Transaction;
 import org.web3j.protocol.core.methods.response.EthBlock;
 import org.web3j.protocol.core.methods.response.EthLog;
 import org.web3j.protocol.core.methods.response.Log;
@@ -82,6 +85,45 @@ public class EvmClient implements AutoCloseable {
                 .addSingleTopic(TRANSFER_TOPIC)
                 .addNullTopic()
                 .addOptionalTopics(recipients.stream().map(EvmClient::topicAddress).toArray(String[]::new)));
+    }
+
+    /**
+     * Every event of the MandateEscrow {@code contract} in {@code [from, toBlock]} (one {@code eth_getLogs}, topic0
+     * any of the contract's events), each with the escrow's totals read from the contract at the event's block.
+     */
+    public Uni<List<EscrowLog>> escrowLogs(String contract, long fromBlock, long toBlock) {
+        EthFilter filter = new EthFilter(DefaultBlockParameter.valueOf(BigInteger.valueOf(fromBlock)),
+                DefaultBlockParameter.valueOf(BigInteger.valueOf(toBlock)), contract)
+                .addOptionalTopics(MandateEscrowAbi.topics().toArray(String[]::new));
+        return send(web3j.ethGetLogs(filter)).flatMap(res -> {
+            List<Uni<EscrowLog>> found = new ArrayList<>();
+            for (EthLog.LogResult<?> r : res.getLogs()) {
+                Log log = (Log) r.get();
+                if (log.isRemoved()) {
+                    continue;
+                }
+                MandateEscrowAbi.decode(log.getTopics(), log.getData()).ifPresent(ev -> found.add(
+                        totals(contract, ev.escrowId(), log.getBlockNumber().longValueExact()).map(t -> new EscrowLog(chain,
+                                log.getAddress().toLowerCase(Locale.ROOT), log.getTransactionHash(), log.getLogIndex().intValueExact(),
+                                log.getBlockNumber().longValueExact(), log.getBlockHash(), ev.escrowId(), ev.mandateHash(), ev, t))));
+            }
+            // one after another: a chain's ticks keep one request in flight at a time
+            Uni<List<EscrowLog>> all = Uni.createFrom().item(new ArrayList<>());
+            for (Uni<EscrowLog> u : found) {
+                all = all.flatMap(list -> u.map(l -> {
+                    list.add(l);
+                    return list;
+                }));
+            }
+            return all;
+        });
+    }
+
+    /** {@code totals(id)} of the escrow contract as of {@code block}. */
+    public Uni<MandateEscrowAbi.Totals> totals(String contract, String escrowId, long block) {
+        return send(web3j.ethCall(Transaction.createEthCallTransaction(null, contract, MandateEscrowAbi.totals(escrowId)),
+                DefaultBlockParameter.valueOf(BigInteger.valueOf(block))))
+                .map(r -> MandateEscrowAbi.decodeTotals(r.getValue()));
     }
 
     private Uni<List<Transfer>> logs(EthFilter filter) {

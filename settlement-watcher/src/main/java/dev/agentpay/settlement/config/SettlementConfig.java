@@ -27,6 +27,31 @@ public interface SettlementConfig {
     /** Sweeping deposit addresses to the seller wallet. */
     Sweep sweep();
 
+    /** The MandateEscrow operator (README, "Mandate escrow"). */
+    Escrow escrow();
+
+    /** The MandateEscrow operator: executes escrow-commands (release, freeze, resolve) on each chain's escrow. */
+    interface Escrow {
+
+        /**
+         * The operator's private key (env {@code ESCROW_OPERATOR_PRIVATE_KEY}), the {@code operator} every chain's
+         * MandateEscrow was deployed with. It pays gas; the contract pays only an escrow's two parties.
+         */
+        Optional<String> operatorPrivateKey();
+
+        /** How often each chain's open commands are looked at (a new command also wakes the chain at once). */
+        @WithDefault("PT1S")
+        Duration interval();
+
+        /** How long a sent command may stay unmined before it is broadcast again (the same signed transaction). */
+        @WithDefault("PT30S")
+        Duration rebroadcastAfter();
+
+        /** Broadcasts of one signed command before it is re-signed with a fresh nonce (the contract refuses a double effect). */
+        @WithDefault("5")
+        int maxBroadcasts();
+    }
+
     /** Sweeping deposit addresses to the seller wallet (see README "Sweeping"). */
     interface Sweep {
 

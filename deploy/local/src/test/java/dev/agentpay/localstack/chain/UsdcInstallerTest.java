@@ -17,6 +17,7 @@ import org.web3j.crypto.StructuredDataEncoder;
 import org.web3j.utils.Numeric;
 
 /** The local USDC token at its canonical address on a real anvil with Base's chain id. */
+@org.junit.jupiter.api.Tag("servers") // starts PostgreSQL, Kafka or anvil: not in the fast tier (-Pfast)
 class UsdcInstallerTest {
 
     private static final UsdcInstaller.Canonical TOKEN = UsdcInstaller.BASE;

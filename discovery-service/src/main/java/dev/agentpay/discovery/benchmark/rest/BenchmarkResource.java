@@ -24,6 +24,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.nio.charset.StandardCharsets;
 import java.math.BigDecimal;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -48,6 +49,7 @@ public class BenchmarkResource {
     @POST
     @Path("publish")
     @AdminOnly
+    @Operation(operationId = "publishBenchmark", summary = "Publish a benchmark run (operator)")
     @APIResponse(responseCode = "201", description = "published", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PublishedView.class)))
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
@@ -59,6 +61,7 @@ public class BenchmarkResource {
 
     @GET
     @Path("raw/{id}.jsonl")
+    @Operation(operationId = "getBenchmarkRawLogs", summary = "Read a published benchmark's raw logs (JSON lines)")
     @APIResponse(responseCode = "200", description = "the raw logs (immutable)", content = @Content(mediaType = "application/x-ndjson"))
     @APIResponse(responseCode = "404", description = "no such benchmark (`benchmark_not_found`)")
     public Uni<Response> raw(@PathParam("id") String id, @HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {

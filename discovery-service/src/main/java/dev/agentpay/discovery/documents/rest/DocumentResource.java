@@ -15,7 +15,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.regex.Pattern;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -38,20 +40,27 @@ public class DocumentResource {
 
     @GET
     @Path(".well-known/disco.json")
-    @APIResponse(responseCode = "200", description = "the discovery manifest", content = @Content(mediaType = "application/json"))
+    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
+    @Operation(operationId = "getManifest", summary = "Read the discovery manifest (tier 0)")
+    @APIResponse(responseCode = "200", description = "the discovery manifest", content = @Content(mediaType = "application/json",
+            schema = @Schema(implementation = DocumentApi.Manifest.class)))
     public Response manifest(@HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(DocumentPaths.MANIFEST, inm);
     }
 
     @GET
     @Path(".well-known/agent-card.json")
-    @APIResponse(responseCode = "200", description = "the A2A agent card", content = @Content(mediaType = "application/json"))
+    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
+    @Operation(operationId = "getAgentCard", summary = "Read the A2A agent card")
+    @APIResponse(responseCode = "200", description = "the A2A agent card (A2A protocol's AgentCard)", content = @Content(mediaType = "application/json",
+            schema = @Schema(implementation = DocumentApi.JsonDocument.class)))
     public Response agentCard(@HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(DocumentPaths.AGENT_CARD, inm);
     }
 
     @GET
     @Path("llms.txt")
+    @Operation(operationId = "getLlmsTxt", summary = "Read the platform summary for language models")
     @APIResponse(responseCode = "200", description = "the platform summary for language models", content = @Content(mediaType = "text/plain"))
     public Response llms(@HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(DocumentPaths.LLMS_TXT, inm);
@@ -59,7 +68,10 @@ public class DocumentResource {
 
     @GET
     @Path("disco/sections/{name}.json")
-    @APIResponse(responseCode = "200", description = "a section of the manifest", content = @Content(mediaType = "application/json"))
+    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
+    @Operation(operationId = "getSection", summary = "Read a manifest section (tier 1): tool schemas, types, prices")
+    @APIResponse(responseCode = "200", description = "a section of the manifest", content = @Content(mediaType = "application/json",
+            schema = @Schema(implementation = DocumentApi.JsonDocument.class)))
     @APIResponse(responseCode = "404", description = "no such document")
     public Response section(@PathParam("name") String name, @HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(checked(name, "section"), DocumentPaths.section(name), inm);
@@ -67,7 +79,12 @@ public class DocumentResource {
 
     @GET
     @Path("disco/reference/{name}")
-    @APIResponse(responseCode = "200", description = "a reference document", content = @Content(mediaType = "text/markdown"))
+    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
+    @Operation(operationId = "getReferenceDocument", summary = "Read a reference document (tier 3)")
+    @APIResponse(responseCode = "200", description = "a reference document: Markdown, a JSON document (the state machines) or a"
+            + " JSON Schema (`*.schema.json`)", content = {@Content(mediaType = "text/markdown"),
+            @Content(mediaType = "application/json", schema = @Schema(implementation = DocumentApi.JsonDocument.class)),
+            @Content(mediaType = "application/schema+json", schema = @Schema(implementation = DocumentApi.JsonDocument.class))})
     @APIResponse(responseCode = "404", description = "no such document")
     public Response reference(@PathParam("name") String name, @HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(checked(name, "reference"), DocumentPaths.reference(name), inm);
@@ -75,7 +92,10 @@ public class DocumentResource {
 
     @GET
     @Path("disco/benchmark.json")
-    @APIResponse(responseCode = "200", description = "the latest published benchmark", content = @Content(mediaType = "application/json"))
+    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
+    @Operation(operationId = "getBenchmark", summary = "Read the latest published benchmark")
+    @APIResponse(responseCode = "200", description = "the latest published benchmark (the publish body's schema:"
+            + " /disco/reference/benchmark-publish.schema.json)", content = @Content(mediaType = "application/json", schema = @Schema(implementation = DocumentApi.JsonDocument.class)))
     @APIResponse(responseCode = "404", description = "no such document")
     public Response benchmark(@HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return serve(DocumentPaths.BENCHMARK, inm);
@@ -87,7 +107,10 @@ public class DocumentResource {
      */
     @GET
     @Path("openapi.json")
-    @APIResponse(responseCode = "200", description = "the OpenAPI 3.1 document of the public API", content = @Content(mediaType = "application/json"))
+    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
+    @Operation(operationId = "getOpenApiDocument", summary = "Read this OpenAPI 3.1 document of the public API")
+    @APIResponse(responseCode = "200", description = "the OpenAPI 3.1 document of the public API", content = @Content(mediaType = "application/json",
+            schema = @Schema(implementation = DocumentApi.JsonDocument.class)))
     public Response openapi(@HeaderParam(HttpHeaders.IF_NONE_MATCH) String inm) {
         return answer(OpenApiDocument.INSTANCE, inm);
     }

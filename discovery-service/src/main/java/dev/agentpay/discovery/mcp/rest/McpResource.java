@@ -28,6 +28,11 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * {@code /disco/mcp}: MCP's streamable HTTP transport, answering each POST with one JSON body (the
@@ -37,6 +42,8 @@ import jakarta.ws.rs.core.Response;
 @Path("/disco/mcp")
 @org.eclipse.microprofile.openapi.annotations.tags.Tag(name = "MCP", description = "Model Context Protocol, streamable HTTP (JSON-RPC 2.0)")
 public class McpResource {
+
+    static final String NOT_ALLOWED = "always: JSON-RPC error `-32000`, `Allow: POST`";
 
     @Inject
     McpService mcp;
@@ -52,7 +59,19 @@ public class McpResource {
 
     @POST
     @Consumes(MediaType.WILDCARD)
-    public Uni<Response> post(String body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
+    @Operation(operationId = "callMcp", summary = "Send one MCP JSON-RPC message (initialize, tools/list, tools/call, ...)")
+    @APIResponse(responseCode = "200", description = "the JSON-RPC answer: a `result`, or an `error` the method gave",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = McpApi.Response.class)))
+    @APIResponse(responseCode = "202", description = "a notification (no `id`) was accepted; no body")
+    @APIResponse(responseCode = "400", description = "not one JSON-RPC 2.0 object: a JSON-RPC error `-32700` (parse error) or"
+            + " `-32600` (invalid request)", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = McpApi.Response.class)))
+    @APIResponse(responseCode = "403", description = "an `Origin` or `Host` this server does not serve (DNS rebinding guard): JSON-RPC error"
+            + " `-32000`", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = McpApi.Response.class)))
+    @APIResponse(responseCode = "415", description = "not sent as `application/json`: JSON-RPC error `-32600`",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = McpApi.Response.class)))
+    public Uni<Response> post(@RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = McpApi.Request.class))) String body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
             @HeaderParam("Origin") String origin, @HeaderParam("Authorization") String authorization,
             @Context HttpServerRequest request) {
         // HTTP/1.1 Host or HTTP/2 :authority, whichever the client sent
@@ -119,11 +138,17 @@ public class McpResource {
     }
 
     @GET
+    @Operation(operationId = "openMcpStream", summary = "Refused: this stateless server opens no server-initiated stream")
+    @APIResponse(responseCode = "405", description = NOT_ALLOWED, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = McpApi.Response.class)))
     public Response get() {
         return notAllowed();
     }
 
     @DELETE
+    @Operation(operationId = "deleteMcpSession", summary = "Refused: this stateless server keeps no session to delete")
+    @APIResponse(responseCode = "405", description = NOT_ALLOWED, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = McpApi.Response.class)))
     public Response delete() {
         return notAllowed();
     }

@@ -11,6 +11,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Operator trigger of the trust-signal rebuild outside the nightly schedule ({@code x-admin-key}). */
@@ -24,6 +25,7 @@ public class TrustAdminResource {
 
     @POST
     @Produces(MediaType.APPLICATION_JSON)
+    @Operation(operationId = "rebuildTrustSignals", summary = "Rebuild the trust signals now (operator)")
     public Uni<Envelope<TrustCounts>> rebuild() {
         return service.rebuild().map(Envelope::of);
     }

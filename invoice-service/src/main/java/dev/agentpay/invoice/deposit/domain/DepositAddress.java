@@ -1,16 +1,14 @@
 package dev.agentpay.invoice.deposit.domain;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Locale;
+import dev.agentpay.commons.chains.Create2;
 import java.util.UUID;
-import org.web3j.crypto.Hash;
 import org.web3j.crypto.Keys;
 import org.web3j.utils.Numeric;
 
 /**
  * An EVM invoice's own payment address: the CREATE2 address of a {@code DepositForwarder} that the chain's
  * {@code DepositFactory} (settlement-watcher/src/main/solidity/DepositFactory.sol) deploys with the
- * invoice's salt: {@code keccak256(0xff ++ factory ++ salt ++ keccak256(forwarderInitCode))[12:]}. Nothing
+ * invoice's salt ({@link Create2#invoiceSalt}): {@code keccak256(0xff ++ factory ++ salt ++ keccak256(forwarderInitCode))[12:]}. Nothing
  * is deployed to receive: USDC can be sent to the address before any code lives there, and only the
  * factory can later move it, and only to its treasury (the seller wallet).
  */
@@ -28,23 +26,12 @@ public final class DepositAddress {
     private DepositAddress() {
     }
 
-    /** The invoice's CREATE2 salt: keccak256 of its id in canonical lower-case UUID text (36 ASCII bytes). */
-    public static byte[] salt(UUID invoiceId) {
-        return Hash.sha3(invoiceId.toString().toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII));
-    }
-
-    /** The deposit address of {@code invoiceId} under {@code factory}, EIP-55 checksummed. */
+    /** The deposit address of {@code invoiceId} under {@code factory}, EIP-55 checksummed ({@link Create2}, shared with the sweeper). */
     public static String of(String factory, UUID invoiceId) {
         byte[] f = Numeric.hexStringToByteArray(factory);
         if (f.length != 20) {
             throw new IllegalArgumentException("factory is not a 20-byte address: " + factory);
         }
-        byte[] buf = new byte[1 + 20 + 32 + 32];
-        buf[0] = (byte) 0xff;
-        System.arraycopy(f, 0, buf, 1, 20);
-        System.arraycopy(salt(invoiceId), 0, buf, 21, 32);
-        System.arraycopy(INIT_CODE_HASH, 0, buf, 53, 32);
-        byte[] hash = Hash.sha3(buf);
-        return Keys.toChecksumAddress(Numeric.toHexString(hash, 12, 20, true));
+        return Keys.toChecksumAddress(Numeric.toHexString(Create2.address(f, Create2.invoiceSalt(invoiceId), INIT_CODE_HASH)));
     }
 }

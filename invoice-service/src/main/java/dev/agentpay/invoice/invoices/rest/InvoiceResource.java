@@ -27,6 +27,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.Locale;
 import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -43,12 +44,19 @@ public class InvoiceResource {
     @Inject
     CurrentPartner partner;
 
+    /**
+     * An invoice status in any case, blanks around it allowed. Written without Java's inline {@code (?i)} flag so that
+     * the document's {@code pattern} is a valid ECMA-262 expression too (JSON Schema's dialect).
+     */
+    static final String STATUS = "\\s*([Pp][Ee][Nn][Dd][Ii][Nn][Gg]|[Ss][Ee][Tt][Tt][Ll][Ee][Dd]|[Ee][Xx][Pp][Ii][Rr][Ee][Dd])?\\s*";
+
     @Inject
     InvoiceService invoices;
 
     @Scopes.InvoicesWrite
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(operationId = "createInvoice", summary = "Create a USDC invoice with its own payment address")
     @APIResponse(responseCode = "201", description = "created, PENDING, with its payment address", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = InvoiceView.class)))
     @APIResponse(responseCode = "400", description = "bad input naming the field: `validation_error`, `invalid_json`, `invalid_body`,"
             + " `unsupported_chain`, `unsupported_currency`, or `chain_not_configured` (no seller wallet on this deployment)")
@@ -60,6 +68,7 @@ public class InvoiceResource {
     @Scopes.InvoicesRead
     @GET
     @Path("/{id}")
+    @Operation(operationId = "getInvoice", summary = "Read one of your invoices")
     @APIResponse(responseCode = "200", description = "the invoice", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = InvoiceView.class)))
     @APIResponse(responseCode = "404", description = "no such invoice for this partner (`invoice_not_found`)")
     public Uni<Envelope<InvoiceView>> get(@PathParam("id") String id) {
@@ -74,13 +83,14 @@ public class InvoiceResource {
 
     @Scopes.InvoicesRead
     @GET
+    @Operation(operationId = "listInvoices", summary = "List your invoices, newest first")
     @APIResponse(responseCode = "200", description = "the caller's invoices, newest first")
     public Uni<Envelope<Page<InvoiceView>>> list(@Parameter(description = PageLimit.DESCRIPTION) @QueryParam("limit")
             @Pattern(regexp = PageLimit.WHOLE_NUMBER, message = PageLimit.NOT_A_WHOLE_NUMBER) String limit,
             @Parameter(description = "`nextCursor` of the previous page") @QueryParam("cursor")
             @Size(max = 64, message = "is not a cursor returned by this API") String cursor,
             @Parameter(description = "only invoices in this status (any case)") @QueryParam("status")
-            @Pattern(regexp = "(?i)\\s*(PENDING|SETTLED|EXPIRED)?\\s*", message = "must be PENDING, SETTLED or EXPIRED") String status) {
+            @Pattern(regexp = STATUS, message = "must be PENDING, SETTLED or EXPIRED") String status) {
         InvoiceStatus only = status == null || status.isBlank() ? null : InvoiceStatus.valueOf(status.trim().toUpperCase(Locale.ROOT));
         return invoices.list(partner.id(), limit, cursor, only).map(Envelope::of);
     }

@@ -13,6 +13,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.util.List;
@@ -29,6 +30,7 @@ public class TransferAdminResource {
 
     @GET
     @Path("/unmatched")
+    @Operation(operationId = "listUnmatchedTransfers", summary = "List transfers no invoice claimed (operator)")
     public Uni<Envelope<List<UnmatchedTransfer>>> unmatched(@Parameter(description = PageLimit.DESCRIPTION) @QueryParam("limit")
             @Pattern(regexp = PageLimit.WHOLE_NUMBER, message = PageLimit.NOT_A_WHOLE_NUMBER) String limit) {
         return settlements.unmatched(PageLimit.of(limit, 100, 1000)).map(Envelope::of);

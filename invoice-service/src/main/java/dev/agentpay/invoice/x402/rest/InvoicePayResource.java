@@ -46,7 +46,7 @@ public class InvoicePayResource {
     ResourceUrls urls;
 
     @POST
-    @Operation(summary = "Pay an invoice with x402", description = "Without a payment header: the 402 challenge asking for what the"
+    @Operation(operationId = "payInvoice", summary = "Pay an invoice with x402", description = "Without a payment header: the 402 challenge asking for what the"
             + " invoice still asks for, paid to its own deposit address. With one: the payment is checked, claimed and settled, and"
             + " the invoice counts it. The request body is ignored.")
     @SecurityRequirementsSet(value = {})
@@ -72,7 +72,7 @@ public class InvoicePayResource {
     }
 
     @GET
-    @Operation(summary = "Read an invoice by its id, free", description = "The invoice's state for whoever holds its id (the same"
+    @Operation(operationId = "getInvoicePaymentStatus", summary = "Read an invoice by its id, free", description = "The invoice's state for whoever holds its id (the same"
             + " capability as paying it), without the customer's personal fields; `Cache-Control: no-store`. Never asks for a payment.")
     @APIResponse(responseCode = "200", description = "the invoice without customerEmail and customerName (the description, the partner's text for the payer, stays)",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = InvoiceView.class)))

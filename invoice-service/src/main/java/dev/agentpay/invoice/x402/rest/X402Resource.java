@@ -53,6 +53,7 @@ public class X402Resource {
 
     @POST
     @Path("/invoice")
+    @Operation(operationId = "createX402Invoice", summary = "Buy an invoice with an x402 payment (pay per call)")
     @APIResponse(responseCode = "200", description = "paid: the invoice created, `{id, status}`; `X-PAYMENT-RESPONSE` /"
             + " `PAYMENT-RESPONSE` carry the settlement", content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = InvoiceApi.X402Success.class)))
@@ -69,6 +70,7 @@ public class X402Resource {
 
     @POST
     @Path("/settle")
+    @Operation(operationId = "settleX402Invoice", summary = "Settle an existing invoice with an x402 payment")
     @APIResponse(responseCode = "200", description = "paid: the invoice without the customer's personal fields",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = InvoiceApi.X402Success.class)))
     @APIResponse(responseCode = "402", description = PAYMENT_REQUIRED, content = @Content(mediaType = MediaType.APPLICATION_JSON,

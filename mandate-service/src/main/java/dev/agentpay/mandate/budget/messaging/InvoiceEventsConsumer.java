@@ -11,16 +11,15 @@ import dev.agentpay.commons.events.Topics;
 import dev.agentpay.mandate.budget.service.BudgetService;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * Moves charges with their invoices: {@code invoice.settled} spends a charge's reservation, {@code invoice.expired}
- * releases it ({@link BudgetService#applyInvoiceEvent}). Only events of invoices made for a charge (the Invoice
+ * releases it ({@link BudgetService#applyInvoiceEventOnce}). Only events of invoices made for a charge (the Invoice
  * object carries {@code chargeId}) are decoded and applied; each applies once (its event id and the effect commit
- * together, {@link IdempotentConsumer}). The platform's consumer discipline ({@link Consumers}): a failure is
+ * together, {@link BudgetService#applyInvoiceEventOnce}, {@link IdempotentConsumer}). The platform's consumer discipline ({@link Consumers}): a failure is
  * retried without limit, a record that cannot be decoded goes to {@link Topics#DLT_MANDATE_INVOICE_EVENTS}.
  */
 @ApplicationScoped
@@ -31,12 +30,6 @@ public class InvoiceEventsConsumer {
     /** Name under which processed event ids are recorded. */
     public static final String CONSUMER = "mandate-service.invoice-events";
     static final Consumer DISCIPLINE = new Consumer(CONSUMER, Topics.DLT_MANDATE_INVOICE_EVENTS);
-
-    @Inject
-    Pool pool;
-
-    @Inject
-    IdempotentConsumer idempotent;
 
     @Inject
     BudgetService budgets;
@@ -64,7 +57,6 @@ public class InvoiceEventsConsumer {
         if (!InvoiceEvent.SETTLED.equals(event.type()) && !InvoiceEvent.EXPIRED.equals(event.type())) {
             return Uni.createFrom().voidItem();
         }
-        return consumers.apply(DISCIPLINE, source, () -> pool.withTransaction(conn -> idempotent.once(conn, event.eventId(),
-                CONSUMER, tx -> budgets.applyInvoiceEvent(tx, event))));
+        return consumers.apply(DISCIPLINE, source, () -> budgets.applyInvoiceEventOnce(event, CONSUMER));
     }
 }

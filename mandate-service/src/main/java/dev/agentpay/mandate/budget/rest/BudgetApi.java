@@ -127,13 +127,17 @@ public final class BudgetApi {
                     + "how much to pay (Invoice object of invoice-service)") Map<String, Object> paymentDetails) {
     }
 
-    /** The 409 {@code budget_exceeded} body: the error with {@code remaining}. */
+    /**
+     * The 409 body of a charge: the error envelope, whose {@code budget_exceeded} error also carries {@code remaining}
+     * (the other 409 codes, {@code charge_over_limit}, {@code mandate_not_active}, {@code no_budget},
+     * {@code idempotency_key_reused}, do not).
+     */
     @Schema(name = "BudgetExceededError")
     public record BudgetExceededError(@Schema(required = true) boolean success, @Schema(required = true) Detail error) {
 
-        public record Detail(@Schema(required = true, enumeration = "budget_exceeded") String code,
+        public record Detail(@Schema(required = true, examples = "budget_exceeded") String code,
                 @Schema(required = true) String message,
-                @Schema(required = true, description = "USDC remaining in the current period", examples = "0.05") String remaining) {
+                @Schema(description = "with `budget_exceeded` only: USDC remaining in the current period", examples = "0.05") String remaining) {
         }
     }
 

@@ -2,6 +2,7 @@ package dev.agentpay.mandate.budget.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.commons.consumer.IdempotentConsumer;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.EventHeader;
@@ -85,6 +86,9 @@ public class BudgetService {
 
     @Inject
     BudgetConfig config;
+
+    @Inject
+    IdempotentConsumer idempotent;
 
     /** A validated charge request. */
     public record NewCharge(BigInteger amountAtomic, String chain, String description, Long expiresInSeconds) {
@@ -269,8 +273,18 @@ public class BudgetService {
     }
 
     /**
-     * Applies one {@code invoice-events} record to the charge its invoice belongs to (called by the consumer in
-     * the transaction that marks the event processed): {@code invoice.settled} spends the reservation,
+     * Applies one {@code invoice-events} record once, in a transaction of its own (the consumer's entry point): the
+     * event id, recorded for {@code consumer}, and {@link #applyInvoiceEvent}'s effect commit together.
+     *
+     * @return false when this event was applied before
+     */
+    public Uni<Boolean> applyInvoiceEventOnce(InvoiceEvent e, String consumer) {
+        return pool.withTransaction(conn -> idempotent.once(conn, e.eventId(), consumer, tx -> applyInvoiceEvent(tx, e)));
+    }
+
+    /**
+     * Applies one {@code invoice-events} record to the charge its invoice belongs to (in the transaction that
+     * marks the event processed, {@link #applyInvoiceEventOnce}): {@code invoice.settled} spends the reservation,
      * {@code invoice.expired} releases it. Other types and invoices of no charge change nothing. Decision:
      * {@code invoice.unsettled} (a reorg took the paying transfer back) leaves the charge settled and the amount
      * spent: putting it back to reserved could push {@code spent + reserved} over the amount, and the transfer is

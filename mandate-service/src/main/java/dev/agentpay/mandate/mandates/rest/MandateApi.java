@@ -179,6 +179,25 @@ public final class MandateApi {
             @Schema(required = true) MandateView mandate) {
     }
 
+    /** The answer to {@code complete}: the state change plus when it completed. */
+    @Schema(name = "MandateCompleted")
+    public record Completed(
+            @JsonProperty("mandate_id") @Schema(required = true) String mandateId,
+            @Schema(required = true, examples = "completed") String status,
+            @Schema(required = true) MandateView mandate,
+            @JsonProperty("completed_at") @Schema(required = true, description = "when it completed (ISO 8601)") String completedAt) {
+    }
+
+    /** The answer to {@code dispute}: the state change plus the dispute's reason and time. */
+    @Schema(name = "MandateDisputed")
+    public record Disputed(
+            @JsonProperty("mandate_id") @Schema(required = true) String mandateId,
+            @Schema(required = true, examples = "disputed") String status,
+            @Schema(required = true) MandateView mandate,
+            @JsonProperty("dispute_reason") @Schema(required = true, description = "the reason the request gave") String disputeReason,
+            @JsonProperty("disputed_at") @Schema(required = true, description = "when it was disputed (ISO 8601)") String disputedAt) {
+    }
+
     @Schema(name = "CreatePartnerRequest", additionalProperties = Schema.False.class)
     public record CreatePartnerRequest(@NotNull @NotBlank @Size(max = PartnerRules.NAME_MAX) String name) {
     }

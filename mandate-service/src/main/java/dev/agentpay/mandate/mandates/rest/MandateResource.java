@@ -85,6 +85,7 @@ public class MandateResource {
     @Scopes.MandatesWrite
     @POST
     @Path("/mandates")
+    @org.eclipse.microprofile.openapi.annotations.Operation(operationId = "createMandate", summary = "Propose a mandate to a counterparty")
     @APIResponse(responseCode = "201", description = "created; the proposer signs next", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Created.class)))
     @APIResponse(responseCode = "409", description = CONFLICT)
     public Uni<Response> create(@RestHeader(IDEMPOTENCY_KEY) String idemKey, @Valid @NotNull CreateMandateRequest body) {
@@ -126,6 +127,7 @@ public class MandateResource {
 
     @GET
     @Path("/mandates/{id}")
+    @org.eclipse.microprofile.openapi.annotations.Operation(operationId = "getMandate", summary = "Read one of your mandates with its timeline")
     @APIResponse(responseCode = "200", description = "the mandate", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateView.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public Uni<Response> get(@RestPath String id) {
@@ -135,6 +137,8 @@ public class MandateResource {
     @Scopes.MandatesSign
     @POST
     @Path("/mandates/{id}/sign")
+    @org.eclipse.microprofile.openapi.annotations.Operation(operationId = "signMandate", summary = "Sign a mandate as one of its parties (HMAC or EIP-712)")
+    @APIResponse(responseCode = "403", description = "the signature does not verify for this signer (`invalid_signature`), or the credential lacks the scope (`insufficient_scope`)")
     @APIResponse(responseCode = "200", description = "signed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Signed.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = CONFLICT)
@@ -156,6 +160,7 @@ public class MandateResource {
     @Scopes.MandatesWrite
     @POST
     @Path("/mandates/{id}/start")
+    @org.eclipse.microprofile.openapi.annotations.Operation(operationId = "startMandate", summary = "Start work on a mandate both parties signed")
     @APIResponse(responseCode = "200", description = "started", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = CONFLICT)
@@ -167,7 +172,8 @@ public class MandateResource {
     @Scopes.MandatesWrite
     @POST
     @Path("/mandates/{id}/complete")
-    @APIResponse(responseCode = "200", description = "completed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
+    @org.eclipse.microprofile.openapi.annotations.Operation(operationId = "completeMandate", summary = "Mark a mandate completed")
+    @APIResponse(responseCode = "200", description = "completed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Completed.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = CONFLICT)
     public Uni<Response> complete(@RestPath String id, @RestHeader(IDEMPOTENCY_KEY) String idemKey,
@@ -190,7 +196,8 @@ public class MandateResource {
     @Scopes.DisputesWrite
     @POST
     @Path("/mandates/{id}/dispute")
-    @APIResponse(responseCode = "200", description = "disputed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.StateChanged.class)))
+    @org.eclipse.microprofile.openapi.annotations.Operation(operationId = "disputeMandate", summary = "Open a dispute on a mandate, with its reason")
+    @APIResponse(responseCode = "200", description = "disputed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateApi.Disputed.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = CONFLICT)
     public Uni<Response> dispute(@RestPath String id, @RestHeader(IDEMPOTENCY_KEY) String idemKey,
@@ -203,6 +210,7 @@ public class MandateResource {
     @Scopes.MandatesRead
     @GET
     @Path("/receipts/{id}")
+    @org.eclipse.microprofile.openapi.annotations.Operation(operationId = "getReceipt", summary = "Read a DRS receipt issued when both parties signed")
     @Tag(name = "Receipts")
     @APIResponse(responseCode = "200", description = "the DRS receipt", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReceiptView.class)))
     @APIResponse(responseCode = "404", description = "no such receipt for this partner (`receipt_not_found`)")

@@ -12,6 +12,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestPath;
@@ -30,6 +31,7 @@ public class PublicMandateResource {
     MandateQueries service;
 
     @GET
+    @Operation(operationId = "getPublicMandate", summary = "Read a mandate's redacted public view, no key needed")
     @APIResponse(responseCode = "200", description = "the redacted public view", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PublicMandateView.class)))
     public Uni<Response> get(@RestPath String id) {
         return service.publicView(id).map(Responses::ok);
@@ -38,6 +40,7 @@ public class PublicMandateResource {
     /** The mandate's proof: signed content, signatures and anchors (format: /disco/reference/mandate-proof.md). */
     @GET
     @Path("/proof")
+    @Operation(operationId = "getMandateProof", summary = "Read a mandate's proof: signed content, signatures and anchors")
     @APIResponse(responseCode = "200", description = "the proof: signed content, signatures, anchors", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = MandateProof.class)))
     public Uni<Response> proof(@RestPath String id) {
         return service.proof(id).map(Responses::ok);

@@ -51,7 +51,7 @@ public class ApiKeyScopesAdminResource {
             schema = @Schema(implementation = ApiKeyScopesView.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public Uni<Response> getApiKeyScopes(@RestPath String id) {
-        return clients.keyScopes(id).map(ApiKeyScopesAdminResource::ok);
+        return clients.keyScopes(id).map(s -> ok(ApiKeyScopesView.of(s)));
     }
 
     @PUT
@@ -63,7 +63,7 @@ public class ApiKeyScopesAdminResource {
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = "a revoked partner (`partner_revoked`)")
     public Uni<Response> setApiKeyScopes(@RestPath String id, @Valid @NotNull ApiKeyScopesRequest body) {
-        return clients.setKeyScopes(id, body.scopes()).map(ApiKeyScopesAdminResource::ok);
+        return clients.setKeyScopes(id, body.scopes()).map(s -> ok(ApiKeyScopesView.of(s)));
     }
 
     private static Response ok(Object data) {

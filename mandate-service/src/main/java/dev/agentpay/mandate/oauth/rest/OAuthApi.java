@@ -5,6 +5,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.agentpay.mandate.config.ApiJson;
+import dev.agentpay.mandate.oauth.domain.AccessToken;
+import dev.agentpay.mandate.oauth.domain.KeyScopes;
+import dev.agentpay.mandate.oauth.domain.OAuthClient;
 import dev.agentpay.mandate.partner.domain.PartnerRules;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -49,12 +53,21 @@ public final class OAuthApi {
             String revokedAt,
             @JsonInclude(JsonInclude.Include.NON_NULL) @Schema(description = "shown once, when the client is created")
             String clientSecret) {
+
+        static ClientView of(OAuthClient c) {
+            return new ClientView(c.clientId(), c.partnerId(), c.name(), c.scopes(), c.status(), ApiJson.time(c.createdAt()),
+                    c.revokedAt() == null ? null : ApiJson.time(c.revokedAt()), c.secret());
+        }
     }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @Schema(name = "ApiKeyScopes")
     public record ApiKeyScopesView(String partnerId, List<String> scopes,
             @Schema(description = "true: the key is not restricted (every scope)") boolean allScopes) {
+
+        static ApiKeyScopesView of(KeyScopes s) {
+            return new ApiKeyScopesView(s.partnerId(), s.scopes(), s.allScopes());
+        }
     }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -80,6 +93,10 @@ public final class OAuthApi {
             @JsonProperty("token_type") @Schema(required = true, enumeration = "Bearer") String tokenType,
             @JsonProperty("expires_in") @Schema(required = true, description = "seconds") long expiresIn,
             @Schema(required = true) String scope) {
+
+        static TokenResponse of(AccessToken t) {
+            return new TokenResponse(t.token(), t.tokenType(), t.expiresIn(), t.scope());
+        }
     }
 
     /** RFC 6749 §5.2 (with {@code success: false}, as every error of the platform). */

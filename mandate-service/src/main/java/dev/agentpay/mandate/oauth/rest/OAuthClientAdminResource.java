@@ -54,8 +54,8 @@ public class OAuthClientAdminResource {
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = "`partner_revoked`, or `too_many_clients` (20 active clients)")
     public Uni<Response> createOAuthClient(@RestPath String id, @Valid @NotNull CreateClientRequest body) {
-        return clients.create(id, body.name(), body.scopes())
-                .map(c -> Response.status(201).type(MediaType.APPLICATION_JSON_TYPE).entity(ApiJson.envelope(c)).build());
+        return clients.create(id, body.name(), body.scopes()).map(c -> Response.status(201).type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(ApiJson.envelope(ClientView.of(c))).build());
     }
 
     @GET
@@ -64,7 +64,7 @@ public class OAuthClientAdminResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = ClientView.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public Uni<Response> listOAuthClients(@RestPath String id) {
-        return clients.list(id).map(OAuthClientAdminResource::ok);
+        return clients.list(id).map(l -> ok(l.stream().map(ClientView::of).toList()));
     }
 
     @POST
@@ -75,7 +75,7 @@ public class OAuthClientAdminResource {
             schema = @Schema(implementation = ClientView.class)))
     @APIResponse(responseCode = "404", description = "`partner_not_found` or `client_not_found`")
     public Uni<Response> revokeOAuthClient(@RestPath String id, @RestPath String clientId) {
-        return clients.revoke(id, clientId).map(OAuthClientAdminResource::ok);
+        return clients.revoke(id, clientId).map(c -> ok(ClientView.of(c)));
     }
 
     private static Response ok(Object data) {

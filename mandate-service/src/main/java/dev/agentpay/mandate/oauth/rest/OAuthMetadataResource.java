@@ -40,6 +40,7 @@ public class OAuthMetadataResource {
 
     @GET
     @Path("/jwks.json")
+    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
     @Operation(operationId = "getJwks", summary = "The access tokens' signing keys",
             description = "A JWK set (RFC 7517) of public ES256 keys. During a rotation it holds two: the key that signs and "
                     + "the previous one until the last token it signed has expired. Fetch it again when a token names a kid "

@@ -82,6 +82,7 @@ public class OAuthTokenResource {
     @POST
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Produces(MediaType.APPLICATION_JSON)
+    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
     @Operation(operationId = "issueAccessToken", summary = "Exchange OAuth client credentials for an access token",
             description = "RFC 6749 §4.4 client credentials grant. Authenticate with HTTP Basic (client_secret_basic) or "
                     + "client_id/client_secret in the form (client_secret_post). The token is a JWT (ES256, typ at+jwt) for "
@@ -170,7 +171,7 @@ public class OAuthTokenResource {
                         + Scopes.format(client.scopes()) + ")"));
             }
             return tokens.issue(client.partnerId(), client.clientId(), granted)
-                    .map(t -> Response.ok(t, MediaType.APPLICATION_JSON_TYPE).header("Cache-Control", "no-store")
+                    .map(t -> Response.ok(TokenResponse.of(t), MediaType.APPLICATION_JSON_TYPE).header("Cache-Control", "no-store")
                             .header("Pragma", "no-cache").build());
         });
     }

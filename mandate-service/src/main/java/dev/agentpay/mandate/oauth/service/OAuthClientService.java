@@ -8,8 +8,8 @@ import dev.agentpay.commons.sql.Times;
 import dev.agentpay.mandate.partner.domain.PartnerRecord;
 import dev.agentpay.mandate.oauth.repository.OAuthRepository;
 import dev.agentpay.mandate.oauth.repository.OAuthRepository.ClientRow;
-import dev.agentpay.mandate.oauth.rest.OAuthApi.ApiKeyScopesView;
-import dev.agentpay.mandate.oauth.rest.OAuthApi.ClientView;
+import dev.agentpay.mandate.oauth.domain.KeyScopes;
+import dev.agentpay.mandate.oauth.domain.OAuthClient;
 import dev.agentpay.mandate.partner.repository.PartnerRepository;
 import dev.agentpay.mandate.partner.service.PartnerService;
 import io.smallrye.mutiny.Uni;
@@ -52,7 +52,7 @@ public class OAuthClientService {
     @Inject
     OAuthRepository repo;
 
-    public Uni<ClientView> create(String partnerId, String name, List<String> scopes) {
+    public Uni<OAuthClient> create(String partnerId, String name, List<String> scopes) {
         List<String> ordered = List.copyOf(known(scopes, "scopes"));
         String clientId = "cli_" + ApiKeys.randomHex(16);
         String secret = "cs_" + ApiKeys.randomHex(32);
@@ -63,20 +63,20 @@ public class OAuthClientService {
                 throw ApiException.conflict("too_many_clients", "a partner holds at most " + MAX_CLIENTS + " active OAuth clients");
             }
             return repo.insertClient(conn, row);
-        })).map(v -> view(row, secret));
+        })).map(v -> client(row, secret));
     }
 
-    public Uni<List<ClientView>> list(String partnerId) {
+    public Uni<List<OAuthClient>> list(String partnerId) {
         return partners.find(pool, partnerId).flatMap(p -> {
             if (p == null) {
                 throw partnerNotFound();
             }
             return repo.clientsOf(pool, partnerId);
-        }).map(rows -> rows.stream().map(r -> view(r, null)).toList());
+        }).map(rows -> rows.stream().map(r -> client(r, null)).toList());
     }
 
     /** Revokes the client: its tokens are refused everywhere once the registries apply the record. Repeat: no-op. */
-    public Uni<ClientView> revoke(String partnerId, String clientId) {
+    public Uni<OAuthClient> revoke(String partnerId, String clientId) {
         return pool.withTransaction(conn -> partners.lock(conn, partnerId).flatMap(p -> {
             if (p == null) {
                 throw partnerNotFound();
@@ -86,36 +86,36 @@ public class OAuthClientService {
                     throw ApiException.notFound("client_not_found", "no such OAuth client for this partner");
                 }
                 if (!PartnerEvent.ACTIVE.equals(c.status())) {
-                    return Uni.createFrom().item(view(c, null));
+                    return Uni.createFrom().item(client(c, null));
                 }
                 Instant now = Times.now();
                 PartnerRecord touched = p.with(p.name(), p.status(), p.apiKeyHash(), p.signingSecret(), now);
                 return repo.revokeClient(conn, clientId, now)
                         .flatMap(v -> partners.update(conn, touched))
                         .flatMap(v -> partnerService.publish(conn, touched))
-                        .flatMap(v -> repo.findClient(conn, clientId)).map(r -> view(r, null));
+                        .flatMap(v -> repo.findClient(conn, clientId)).map(r -> client(r, null));
             });
         }));
     }
 
     /** Restricts the API key to {@code scopes}, or (null) lets it use every scope again. */
-    public Uni<ApiKeyScopesView> setKeyScopes(String partnerId, List<String> scopes) {
+    public Uni<KeyScopes> setKeyScopes(String partnerId, List<String> scopes) {
         List<String> ordered = scopes == null ? null : List.copyOf(known(scopes, "scopes"));
         return change(partnerId, conn -> repo.setKeyScopes(conn, partnerId, ordered))
-                .map(v -> new ApiKeyScopesView(partnerId, ordered == null ? List.copyOf(Scopes.ALL.keySet()) : ordered, ordered == null));
+                .map(v -> new KeyScopes(partnerId, ordered == null ? List.copyOf(Scopes.ALL.keySet()) : ordered, ordered == null));
     }
 
-    public Uni<ApiKeyScopesView> keyScopes(String partnerId) {
+    public Uni<KeyScopes> keyScopes(String partnerId) {
         return partners.find(pool, partnerId).flatMap(p -> {
             if (p == null) {
                 throw partnerNotFound();
             }
             return repo.keyScopes(pool, partnerId);
-        }).map(s -> new ApiKeyScopesView(partnerId, s == null ? List.copyOf(Scopes.ALL.keySet()) : s, s == null));
+        }).map(s -> new KeyScopes(partnerId, s == null ? List.copyOf(Scopes.ALL.keySet()) : s, s == null));
     }
 
-    /** The client and its partner's status if {@code secret} is its secret; {@code null} otherwise (no oracle: one answer). */
-    public Uni<ClientRow> authenticate(String clientId, String secret) {
+    /** The client if {@code secret} is its secret and it and its partner are active; {@code null} otherwise (no oracle: one answer). */
+    public Uni<OAuthClient> authenticate(String clientId, String secret) {
         if (clientId == null || secret == null || !CLIENT_ID.matcher(clientId).matches() || !SECRET.matcher(secret).matches()) {
             return Uni.createFrom().nullItem();
         }
@@ -124,7 +124,7 @@ public class OAuthClientService {
             if (c == null || !PartnerEvent.ACTIVE.equals(c.status()) || !ApiKeys.constantTimeEquals(c.secretHash(), hash)) {
                 return Uni.createFrom().nullItem();
             }
-            return partners.find(pool, c.partnerId()).map(p -> p != null && PartnerEvent.ACTIVE.equals(p.status()) ? c : null);
+            return partners.find(pool, c.partnerId()).map(p -> p != null && PartnerEvent.ACTIVE.equals(p.status()) ? client(c, null) : null);
         });
     }
 
@@ -160,8 +160,7 @@ public class OAuthClientService {
         return ApiException.notFound("partner_not_found", "no such partner");
     }
 
-    static ClientView view(ClientRow r, String secret) {
-        return new ClientView(r.clientId(), r.partnerId(), r.name(), r.scopes(), r.status(), dev.agentpay.mandate.config.ApiJson.time(r.createdAt()),
-                r.revokedAt() == null ? null : dev.agentpay.mandate.config.ApiJson.time(r.revokedAt()), secret);
+    static OAuthClient client(ClientRow r, String secret) {
+        return new OAuthClient(r.clientId(), r.partnerId(), r.name(), r.scopes(), r.status(), r.createdAt(), r.revokedAt(), secret);
     }
 }

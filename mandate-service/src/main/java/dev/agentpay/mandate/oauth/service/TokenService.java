@@ -4,7 +4,7 @@ import dev.agentpay.commons.auth.AuthConfig;
 import dev.agentpay.commons.auth.Scopes;
 import dev.agentpay.commons.auth.oauth.BearerVerifier;
 import dev.agentpay.commons.sql.Times;
-import dev.agentpay.mandate.oauth.rest.OAuthApi.TokenResponse;
+import dev.agentpay.mandate.oauth.domain.AccessToken;
 import io.quarkus.runtime.Startup;
 import io.smallrye.jwt.algorithm.SignatureAlgorithm;
 import io.smallrye.jwt.build.Jwt;
@@ -44,7 +44,7 @@ public class TokenService {
         }
     }
 
-    public Uni<TokenResponse> issue(String partnerId, String clientId, Set<String> scopes) {
+    public Uni<AccessToken> issue(String partnerId, String clientId, Set<String> scopes) {
         return keys.signer().map(signer -> {
             Instant now = Times.now();
             Instant exp = now.plus(config.tokenLifetime());
@@ -59,7 +59,7 @@ public class TokenService {
                     .claim("scope", scope)
                     .jws().keyId(signer.kid()).type(BearerVerifier.TYPE).algorithm(SignatureAlgorithm.ES256)
                     .sign(signer.key());
-            return new TokenResponse(token, "Bearer", config.tokenLifetime().toSeconds(), scope);
+            return new AccessToken(token, "Bearer", config.tokenLifetime().toSeconds(), scope);
         });
     }
 }

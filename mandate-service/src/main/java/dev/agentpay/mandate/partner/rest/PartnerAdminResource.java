@@ -20,6 +20,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
@@ -42,12 +43,15 @@ public class PartnerAdminResource {
     PartnerService service;
 
     @POST
+    @Operation(operationId = "createPartner", summary = "Issue a partner with its API key and signing secret (operator)")
     @APIResponse(responseCode = "201", description = "issued; api_key and signing_secret are shown once", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PartnerView.class)))
     public Uni<Response> create(@Valid @NotNull CreatePartnerRequest body) {
         return service.create(body.name()).map(Responses::of);
     }
 
     @PUT
+    @Operation(operationId = "importPartner", summary = "Import a partner with its existing key and secret (operator)")
+    @APIResponse(responseCode = "409", description = "the api_key belongs to another partner (`api_key_in_use`)")
     @APIResponse(responseCode = "200", description = "already present with this key", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PartnerView.class)))
     @APIResponse(responseCode = "201", description = "imported", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PartnerView.class)))
     @Path("/{id}")
@@ -59,6 +63,7 @@ public class PartnerAdminResource {
     }
 
     @GET
+    @Operation(operationId = "listPartners", summary = "List every partner (operator)")
     @APIResponse(responseCode = "200", description = "every partner", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = PartnerView.class)))
     public Uni<Response> list() {
         return service.list().map(Responses::ok);
@@ -66,6 +71,7 @@ public class PartnerAdminResource {
 
     @GET
     @Path("/{id}")
+    @Operation(operationId = "getPartner", summary = "Read one partner (operator)")
     @APIResponse(responseCode = "200", description = "the partner", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PartnerView.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public Uni<Response> get(@RestPath String id) {
@@ -79,6 +85,7 @@ public class PartnerAdminResource {
      */
     @POST
     @Path("/{id}/{action: rotate-key|rotate-signing-secret|revoke}")
+    @Operation(operationId = "changePartnerCredentials", summary = "Rotate a partner's key or signing secret, or revoke it (operator)")
     @APIResponse(responseCode = "200", description = "done; a rotation shows the new value once", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PartnerView.class)))
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = "a revoked partner cannot rotate (`partner_revoked`)")

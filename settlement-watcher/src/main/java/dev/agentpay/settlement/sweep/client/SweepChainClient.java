@@ -5,14 +5,12 @@ import dev.agentpay.settlement.client.VertxWeb3jService;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.web3j.abi.FunctionEncoder;
 import org.web3j.abi.datatypes.Address;
 import org.web3j.abi.datatypes.DynamicArray;
@@ -59,11 +57,6 @@ public class SweepChainClient implements AutoCloseable {
     /** The sweeper's address (pays the gas). */
     public String sweeperAddress() {
         return sweeper.getAddress();
-    }
-
-    /** The invoice's CREATE2 salt: keccak256 of its id in canonical lower-case UUID text (as invoice-service derives it). */
-    public static byte[] salt(UUID invoiceId) {
-        return Hash.sha3(invoiceId.toString().toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII));
     }
 
     /** {@code factory.depositAddress(salt)} as the contract computes it (lower case). */

@@ -14,6 +14,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.util.List;
 
@@ -50,6 +51,7 @@ public class SweepAdminResource {
     }
 
     @GET
+    @Operation(operationId = "listSweeps", summary = "Read the sweep ledger: totals per chain and recent sweeps (operator)")
     public Uni<Envelope<Sweeps>> sweeps(@Parameter(description = PageLimit.DESCRIPTION) @QueryParam("limit")
             @Pattern(regexp = PageLimit.WHOLE_NUMBER, message = PageLimit.NOT_A_WHOLE_NUMBER) String limit) {
         int n = PageLimit.of(limit, 50, 500);

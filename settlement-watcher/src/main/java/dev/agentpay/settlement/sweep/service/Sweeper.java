@@ -141,7 +141,7 @@ public class Sweeper {
             List<String> addresses = new ArrayList<>();
             Uni<Void> checked = Uni.createFrom().voidItem();
             for (SweepRepository.Owed o : owed) {
-                byte[] salt = SweepChainClient.salt(o.invoiceId());
+                byte[] salt = dev.agentpay.commons.chains.Create2.invoiceSalt(o.invoiceId());
                 checked = checked.flatMap(x -> rpc.depositAddress(factory, salt)).flatMap(onChain -> {
                     if (onChain.equals(o.address())) {
                         salts.add(salt);

@@ -95,6 +95,17 @@ public class ChainLeases {
         return leases.fenced(leaseName(chain), t, work);
     }
 
+    /**
+     * A transaction of other leased work on the chain (the escrow operator's command records), fenced with the token
+     * {@code token} that work started with (a failure with {@link LeaseLostException} when it is stale).
+     */
+    public <T> Uni<T> fenced(String chain, long token, Function<SqlConnection, Uni<T>> work) {
+        if (token < 0) {
+            return Uni.createFrom().failure(new LeaseLostException(leaseName(chain), token));
+        }
+        return leases.fenced(leaseName(chain), token, work);
+    }
+
     /** A clean shutdown lets every chain go at once: the other instances take them at their next try. */
     void onStop(@Observes ShutdownEvent ev) {
         held.values().forEach(h -> h.release().await().indefinitely());

@@ -6,6 +6,7 @@ import dev.agentpay.settlement.config.SettlementConfig;
 import dev.agentpay.settlement.deposit.domain.Deposit;
 import dev.agentpay.settlement.watcher.domain.BlockRef;
 import dev.agentpay.settlement.watcher.domain.Checkpoint;
+import dev.agentpay.settlement.watcher.domain.EscrowLog;
 import dev.agentpay.settlement.watcher.domain.ScanResult;
 import dev.agentpay.settlement.watcher.domain.Transfer;
 import io.smallrye.mutiny.Uni;
@@ -49,6 +50,8 @@ public class EvmScanner extends ChainScanner<EvmClient> {
     private static final int LOAD_BATCH = 10_000;
 
     private final String token;
+    /** The chain's MandateEscrow (lower case), or null: its events are read in the same ranges as the transfers. */
+    private final String escrow;
     /** Lower-case deposit addresses of this chain; only grows (late and extra payments are still owed). */
     private final Set<String> addresses = ConcurrentHashMap.newKeySet();
     private volatile long lastSeq;
@@ -57,6 +60,7 @@ public class EvmScanner extends ChainScanner<EvmClient> {
     public EvmScanner(ChainTable.Entry chain, EvmClient rpc, WatcherLedger ledger, SettlementConfig config) {
         super(chain, rpc, ledger, config);
         this.token = chain.usdcAddress();
+        this.escrow = chain.escrowAddress().map(a -> a.toLowerCase(Locale.ROOT)).orElse(null);
         this.range = Math.max(1, chain.maxBlockRange());
     }
 
@@ -127,6 +131,27 @@ public class EvmScanner extends ChainScanner<EvmClient> {
         }).map(x -> all);
     }
 
+    /** Every escrow event in {@code [from, upTo]}, one range of {@code range} blocks after another. */
+    private Uni<List<EscrowLog>> collectEscrow(long from, long upTo) {
+        if (escrow == null) {
+            return Uni.createFrom().item(List.of());
+        }
+        List<EscrowLog> all = new ArrayList<>();
+        AtomicLong next = new AtomicLong(from);
+        return Loops.whileMore(() -> {
+            long f = next.get();
+            if (f > upTo) {
+                return Uni.createFrom().item(false);
+            }
+            long t = Math.min(upTo, f + range - 1);
+            return escrowEvents(f, t).map(found -> {
+                all.addAll(found);
+                next.set(t + 1);
+                return true;
+            });
+        }).map(x -> all);
+    }
+
     /** The range's transfers whose recipient is a deposit address. */
     private Uni<List<Transfer>> ours(long from, long to) {
         return rpc.transfers(token, from, to).map(all -> {
@@ -138,6 +163,11 @@ public class EvmScanner extends ChainScanner<EvmClient> {
             }
             return out;
         });
+    }
+
+    /** The range's escrow events (none without an escrow contract), each with the escrow's totals at its block. */
+    private Uni<List<EscrowLog>> escrowEvents(long from, long to) {
+        return escrow == null ? Uni.createFrom().item(List.of()) : rpc.escrowLogs(escrow, from, to);
     }
 
     @Override
@@ -182,6 +212,10 @@ public class EvmScanner extends ChainScanner<EvmClient> {
         });
     }
 
+    /** What one range holds: transfers to deposit addresses and escrow events. */
+    private record Found(List<Transfer> transfers, List<EscrowLog> escrows) {
+    }
+
     /** Scans from {@code from} to the confirmed head, one committed range at a time, halving a refused range. */
     private Uni<Integer> scan(long from, long confirmed) {
         AtomicLong next = new AtomicLong(from);
@@ -192,7 +226,8 @@ public class EvmScanner extends ChainScanner<EvmClient> {
                 return Uni.createFrom().item(false);
             }
             long to = Math.min(confirmed, f + range - 1);
-            return ours(f, to).onItemOrFailure().transformToUni((found, failure) -> {
+            return ours(f, to).flatMap(found -> escrowEvents(f, to).map(escrows -> new Found(found, escrows)))
+                    .onItemOrFailure().transformToUni((both, failure) -> {
                 if (failure != null) {
                     if (!(failure instanceof EvmClient.RpcException) || range == 1) {
                         return Uni.createFrom().failure(failure);
@@ -205,8 +240,8 @@ public class EvmScanner extends ChainScanner<EvmClient> {
                     if (end == null) {
                         return Uni.createFrom().item(false); // the head moved back under us: the next tick sees the reorg
                     }
-                    return ledger.commit(fence(), new ScanResult(chain.name(), found, List.of(), new Checkpoint(to, end.hash(), null),
-                            List.of(end), -1), SOURCE, config.evm().rememberedBlocks()).map(n -> {
+                    return ledger.commit(fence(), new ScanResult(chain.name(), both.transfers(), List.of(), new Checkpoint(to, end.hash(), null),
+                            List.of(end), -1, both.escrows(), List.of()), SOURCE, config.evm().rememberedBlocks()).map(n -> {
                                 published.addAndGet(n);
                                 next.set(to + 1);
                                 if (range < chain.maxBlockRange()) {
@@ -252,18 +287,22 @@ public class EvmScanner extends ChainScanner<EvmClient> {
                 }))
                 .flatMap(fork -> {
                     long upTo = Math.max(fork.number(), confirmed);
-                    return collect(fork.number() + 1, upTo, this::ours).flatMap(found -> {
+                    return collect(fork.number() + 1, upTo, this::ours).flatMap(found -> collectEscrow(fork.number() + 1, upTo).flatMap(escrows -> {
                         Set<String> stillThere = new HashSet<>();
                         found.forEach(t -> stillThere.add(t.id()));
+                        escrows.forEach(l -> stillThere.add(l.id()));
                         Uni<BlockRef> end = upTo == fork.number() ? Uni.createFrom().item(fork) : rpc.block(upTo);
-                        return ledger.liveAbove(chain.name(), fork.number()).flatMap(live -> end.flatMap(e -> {
+                        return ledger.liveAbove(chain.name(), fork.number()).flatMap(live -> ledger.liveEscrowAbove(chain.name(), fork.number())
+                                .flatMap(liveEscrow -> end.flatMap(e -> {
                             List<Transfer> vanished = live.stream().filter(t -> !stillThere.contains(t.id())).toList();
-                            LOG.warnf("%s: reorg below block %d; fork point %d, %d transfer(s) retracted",
-                                    chain.name(), cp.block(), fork.number(), vanished.size());
+                            List<EscrowLog> rolledBack = liveEscrow.stream().filter(l -> !stillThere.contains(l.id())).toList();
+                            LOG.warnf("%s: reorg below block %d; fork point %d, %d transfer(s) retracted, %d escrow event(s) rolled back",
+                                    chain.name(), cp.block(), fork.number(), vanished.size(), rolledBack.size());
                             return ledger.commit(fence(), new ScanResult(chain.name(), found, vanished, new Checkpoint(e.number(), e.hash(), null),
-                                    e.hash() == null ? List.of() : List.of(e), fork.number()), SOURCE, config.evm().rememberedBlocks());
-                        }));
-                    });
+                                    e.hash() == null ? List.of() : List.of(e), fork.number(), escrows, rolledBack), SOURCE,
+                                    config.evm().rememberedBlocks());
+                        })));
+                    }));
                 });
     }
 }

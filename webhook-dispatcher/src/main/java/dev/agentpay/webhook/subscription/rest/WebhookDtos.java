@@ -29,12 +29,18 @@ public final class WebhookDtos {
     static final String REQUIRED = "required";
     static final String AT_LEAST_ONE_EVENT = "at least one event type required";
     static final String DESCRIPTION_TOO_LONG = "longer than {max} characters";
+    /** What {@code SubscriptionRules.checkSecret} enforces, as the document states it ({@code 400 weak_secret} otherwise). */
+    static final String SECRET_RULE = "the signing secret: " + SubscriptionRules.MIN_SECRET_LENGTH + " to "
+            + SubscriptionRules.MAX_SECRET_LENGTH + " printable ASCII characters without spaces, at least "
+            + SubscriptionRules.MIN_DISTINCT_SECRET_CHARS + " distinct; a `whsec_` secret carries base64 of 24 to 64 bytes."
+            + " Anything else is `400 weak_secret`";
 
     @Schema(name = "CreateWebhookRequest", additionalProperties = Schema.False.class)
     public record CreateRequest(
             @NotBlank(message = REQUIRED) String url,
             @NotEmpty(message = AT_LEAST_ONE_EVENT) List<String> events,
-            @NotEmpty(message = REQUIRED) String secret,
+            @NotEmpty(message = REQUIRED) @Schema(minLength = SubscriptionRules.MIN_SECRET_LENGTH,
+                    maxLength = SubscriptionRules.MAX_SECRET_LENGTH, description = SECRET_RULE) String secret,
             @Size(max = SubscriptionRules.MAX_DESCRIPTION_LENGTH, message = DESCRIPTION_TOO_LONG) String description) {
     }
 
@@ -49,7 +55,9 @@ public final class WebhookDtos {
     }
 
     @Schema(name = "RotateWebhookSecretRequest", additionalProperties = Schema.False.class)
-    public record RotateRequest(@NotEmpty(message = REQUIRED) String secret, Long overlapSeconds) {
+    public record RotateRequest(@NotEmpty(message = REQUIRED) @Schema(minLength = SubscriptionRules.MIN_SECRET_LENGTH,
+            maxLength = SubscriptionRules.MAX_SECRET_LENGTH, description = SECRET_RULE + "; must differ from the current one")
+            String secret, Long overlapSeconds) {
     }
 
     public record SubscriptionView(String id, String url, List<String> events, String description, String status,
