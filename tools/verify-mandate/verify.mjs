@@ -19,6 +19,12 @@ import {
 } from 'viem';
 
 const ANCHORED = parseAbiItem('event MandateAnchored(bytes32 indexed mandateHash, string state, uint256 ts, address sender)');
+// The contract's signer history (rotation): the set of signers starts with the constructor's SignerAdded and
+// changes only by a signer's own addSigner/removeSigner. Contracts deployed before rotation have one
+// immutable signer() and no such logs.
+const SIGNER_ADDED = parseAbiItem('event SignerAdded(address indexed signer, address indexed by)');
+const SIGNER_REMOVED = parseAbiItem('event SignerRemoved(address indexed signer, address indexed by)');
+const LEGACY_SIGNER = parseAbiItem('function signer() view returns (address)');
 const CAIP10 = /^eip155:([1-9][0-9]{0,17}):(0x[0-9a-fA-F]{40})$/;
 
 function usage(msg) {
@@ -145,6 +151,7 @@ async function verify(proof, rpcUrl, requirePublic) {
   if (anchors.length > 0) {
     const client = createPublicClient({ transport: http(rpcUrl, { timeout: 15000, retryCount: 1 }) });
     const chainId = await client.getChainId();
+    const histories = new Map();
     for (const a of anchors) {
       const name = `anchor:${a.to_state}`;
       if (a.chain_id !== chainId) {
@@ -178,6 +185,7 @@ async function verify(proof, rpcUrl, requirePublic) {
       }
       const ok = ev.args.mandateHash === proof.mandate_hash && ev.args.state === a.to_state;
       check(name, ok, `block ${a.block_number} log ${a.log_index}: MandateAnchored(${ev.args.mandateHash}, "${ev.args.state}") by ${ev.args.sender}`);
+      check(`anchor_signer:${a.to_state}`, ...await signerCheck(client, a, ev.args.sender, histories));
     }
     if (proof.hash_scheme === 'eip712') {
       const vc = proof.typed_data?.domain?.verifyingContract?.toLowerCase();
@@ -186,6 +194,55 @@ async function verify(proof, rpcUrl, requirePublic) {
     }
   }
   return checks;
+}
+
+/**
+ * Was the log's sender a signer of the contract at that log? The contract's SignerAdded/SignerRemoved logs up to
+ * the anchor's block, replayed in order (in the anchor's own block only those before its log); a contract without
+ * them (deployed before rotation) is asked for its one signer(). The proof's signer, when it names one, must be
+ * the sender. Returns [ok, detail].
+ */
+async function signerCheck(client, a, sender, histories) {
+  if (a.signer != null && String(a.signer).toLowerCase() !== sender.toLowerCase()) {
+    return [false, `the proof names signer ${a.signer} but the log was sent by ${sender}`];
+  }
+  const contract = getAddress(a.contract);
+  let history = histories.get(contract);
+  if (!history) {
+    try {
+      const logs = await client.getLogs({ address: contract, events: [SIGNER_ADDED, SIGNER_REMOVED], fromBlock: 0n, toBlock: 'latest' });
+      history = logs.map((l) => ({ signer: getAddress(l.args.signer), by: l.args.by, added: l.eventName === 'SignerAdded',
+        block: l.blockNumber, logIndex: l.logIndex }))
+        .sort((x, y) => (x.block === y.block ? x.logIndex - y.logIndex : x.block < y.block ? -1 : 1));
+    } catch (e) {
+      return [null, `the contract's signer history could not be read: ${e.shortMessage ?? e.message}`];
+    }
+    histories.set(contract, history);
+  }
+  const who = getAddress(sender);
+  if (history.length === 0) {
+    try {
+      const only = await client.readContract({ address: contract, abi: [LEGACY_SIGNER], functionName: 'signer' });
+      return getAddress(only) === who ? [true, `${who} is the contract's only signer (a contract without rotation)`]
+        : [false, `${who} is not the contract's signer ${only}`];
+    } catch (e) {
+      return [false, `the contract has no signer history and no signer(): ${e.shortMessage ?? e.message}`];
+    }
+  }
+  const block = BigInt(a.block_number);
+  let state = null;
+  for (const h of history) {
+    if (h.block > block || (h.block === block && h.logIndex > a.log_index)) break;
+    if (h.signer === who) state = h;
+  }
+  if (state == null) return [false, `${who} was never authorised by the contract before this anchor (block ${block})`];
+  if (!state.added) return [false, `${who} was removed as a signer in block ${state.block} (by ${state.by}), before this anchor`];
+  return [true, `${who} was a signer: added in block ${state.block} by ${state.by}${retiredLater(history, who, block)}`];
+}
+
+function retiredLater(history, who, block) {
+  const r = history.find((h) => h.signer === who && !h.added && h.block >= block);
+  return r ? `, removed later in block ${r.block}` : '';
 }
 
 function withoutDomain(types) {

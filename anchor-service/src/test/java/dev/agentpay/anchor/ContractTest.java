@@ -85,7 +85,8 @@ class ContractTest {
             String address = AnchorChainTestResource.deploy(rpc, ACCOUNT_2, ACCOUNT_1);
             MandateAnchor c = MandateAnchor.load(address, web3j, new ReadonlyTransactionManager(web3j, ACCOUNT_1),
                     new DefaultGasProvider());
-            assertThat(c.signer().send()).isEqualToIgnoringCase(ACCOUNT_1);
+            assertThat(c.isSigner(ACCOUNT_1).send()).isTrue();
+            assertThat(c.isSigner(ACCOUNT_2).send()).isFalse();
 
             String h1 = KafkaIo.randomHash();
             String h2 = KafkaIo.randomHash();
@@ -130,7 +131,47 @@ class ContractTest {
         assertThatThrownBy(() -> guard.verify(AnchorChainTestResource.CHAIN_ID, ACCOUNT_2, AnvilNode.DEV_ADDRESS_0)
                 .await().atMost(Duration.ofSeconds(10))).hasMessageContaining("no contract");
         assertThatThrownBy(() -> guard.verify(AnchorChainTestResource.CHAIN_ID, contract, ACCOUNT_1)
-                .await().atMost(Duration.ofSeconds(10))).hasMessageContaining("signer is");
+                .await().atMost(Duration.ofSeconds(10))).hasMessageContaining("is not a signer");
+    }
+
+    @Test
+    void signersAddAndRemoveEachOtherButNeverThemselvesOrTheSetEmpty() throws Exception {
+        AnvilNode node = SharedServers.anvil("anchor-contract", AnchorChainTestResource.CHAIN_ID);
+        EvmRpc rpc = new EvmRpc(node.rpcUrl());
+        Web3j web3j = Web3j.build(new HttpService(node.rpcUrl()));
+        try {
+            String address = AnchorChainTestResource.deploy(rpc, ACCOUNT_2, ACCOUNT_1);
+            MandateAnchor c = MandateAnchor.load(address, web3j, new ReadonlyTransactionManager(web3j, ACCOUNT_1),
+                    new DefaultGasProvider());
+            String anchor = c.anchor(Numeric.hexStringToByteArray(KafkaIo.randomHash()), "completed").encodeFunctionCall();
+            // a non-signer cannot add itself; the signer cannot remove itself
+            assertThatThrownBy(() -> rpc.transact(ACCOUNT_2, address, c.addSigner(ACCOUNT_2).encodeFunctionCall()))
+                    .isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> rpc.transact(ACCOUNT_1, address, c.removeSigner(ACCOUNT_1).encodeFunctionCall()))
+                    .isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> rpc.transact(ACCOUNT_1, address, c.addSigner("0x0000000000000000000000000000000000000000")
+                    .encodeFunctionCall())).isInstanceOf(IllegalStateException.class);
+            // the overlap: account 1 adds account 2, both anchor; account 2 removes account 1, which is refused from then on
+            TransactionReceipt add = web3j.ethGetTransactionReceipt(rpc.transact(ACCOUNT_1, address, c.addSigner(ACCOUNT_2)
+                    .encodeFunctionCall()).get("transactionHash").asText()).send().getTransactionReceipt().orElseThrow();
+            assertThat(MandateAnchor.getSignerAddedEvents(add)).singleElement().satisfies(e -> {
+                assertThat(e.signer).isEqualToIgnoringCase(ACCOUNT_2);
+                assertThat(e.by).isEqualToIgnoringCase(ACCOUNT_1);
+            });
+            rpc.transact(ACCOUNT_1, address, anchor);
+            rpc.transact(ACCOUNT_2, address, anchor);
+            TransactionReceipt remove = web3j.ethGetTransactionReceipt(rpc.transact(ACCOUNT_2, address, c.removeSigner(ACCOUNT_1)
+                    .encodeFunctionCall()).get("transactionHash").asText()).send().getTransactionReceipt().orElseThrow();
+            assertThat(MandateAnchor.getSignerRemovedEvents(remove)).singleElement().satisfies(e -> {
+                assertThat(e.signer).isEqualToIgnoringCase(ACCOUNT_1);
+                assertThat(e.by).isEqualToIgnoringCase(ACCOUNT_2);
+            });
+            assertThat(c.isSigner(ACCOUNT_1).send()).isFalse();
+            assertThatThrownBy(() -> rpc.transact(ACCOUNT_1, address, anchor)).isInstanceOf(IllegalStateException.class);
+            rpc.transact(ACCOUNT_2, address, anchor);
+        } finally {
+            web3j.shutdown();
+        }
     }
 
     private static List<MandateAnchor.MandateAnchoredEventResponse> events(Web3j web3j, String txHash) throws Exception {

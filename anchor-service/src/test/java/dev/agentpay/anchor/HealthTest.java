@@ -34,6 +34,17 @@ class HealthTest {
     }
 
     @Test
+    void withoutANextKeyARotationIsRefusedAndChangesNothing() {
+        String key = org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("platform.auth.admin-key", String.class);
+        String signer = dev.agentpay.localstack.AnvilNode.DEV_ADDRESS_0.toLowerCase(java.util.Locale.ROOT);
+        given().header("x-admin-key", key).post("/admin/v1/anchor/signers/rotate").then().statusCode(409)
+                .body("success", equalTo(false)).body("error.code", equalTo("no_next_signer"));
+        given().header("x-admin-key", key).get("/admin/v1/anchor/signers").then().statusCode(200)
+                .body("data.active", equalTo(signer)).body("data.next", equalTo(null)).body("data.rotations.size()", equalTo(0));
+        given().header("x-admin-key", "wrong").get("/admin/v1/anchor/signers").then().statusCode(401);
+    }
+
+    @Test
     void exposesMetricsAndOpenApi() {
         given().when().get("/q/metrics").then().statusCode(200);
         given().when().get("/q/openapi").then().statusCode(200);

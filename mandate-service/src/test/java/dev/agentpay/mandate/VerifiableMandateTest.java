@@ -43,6 +43,9 @@ import org.web3j.crypto.StructuredDataEncoder;
 @WithTestResource(KafkaTestResource.class)
 class VerifiableMandateTest {
 
+    /** The anchor signer a receipt names (anvil's account #9, as after a rotation). */
+    static final String ANCHOR_SIGNER = "0xa0ee7a142d267c1f36714e4a8f75612f20a79720";
+
     /** %test.mandate.eip712.verifying-contract and the default chain id. */
     private static final String CONTRACT = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
     private static final long CHAIN_ID = 84532;
@@ -164,7 +167,7 @@ class VerifiableMandateTest {
         String tx = "0x" + "ab".repeat(32);
         dev.agentpay.mandate.support.AnchorReceipts.send(new AnchorReceiptEvent(EventHeader.of(AnchorReceiptEvent.TYPE, id, partner.id(),
                 Instant.now(), 1), signed.getString("data.transitions[2].id"), signed.getString("data.proto_mandate_hash"),
-                "signed_by_both", CHAIN_ID, tx, 77, 3, CONTRACT));
+                "signed_by_both", CHAIN_ID, tx, 77, 3, CONTRACT, ANCHOR_SIGNER));
         await("the anchor of signed_by_both").atMost(Duration.ofSeconds(20)).until(() -> tx.equals(get(id).getString("data.transitions[2].anchor_tx_hash")));
 
         JsonPath proof = RestAssured.given().get("/v1/public/mandates/" + id + "/proof").then().statusCode(200)
@@ -186,6 +189,8 @@ class VerifiableMandateTest {
         assertThat(proof.getString("data.anchors[0].contract")).isEqualTo(CONTRACT);
         assertThat(proof.getInt("data.anchors[0].log_index")).isEqualTo(3);
         assertThat(proof.getLong("data.anchors[0].block_number")).isEqualTo(77L);
+        // the anchor names the signer whose transaction carries it (signer rotation, issue 31)
+        assertThat(proof.getString("data.anchors[0].signer")).isEqualTo(ANCHOR_SIGNER);
         // the whole typed data as served hashes to the mandate hash with web3j's encoder too
         String served = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(proof.getMap("data.typed_data"));
         assertThat("0x" + HexFormat.of().formatHex(digest(served))).isEqualTo(proof.getString("data.mandate_hash"));

@@ -5,6 +5,7 @@ import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
 import java.math.BigInteger;
 import java.time.Duration;
+import java.util.Optional;
 
 /** Settings of anchor-service: the anchor network, its signer, batching, confirmation and fees. */
 @ConfigMapping(prefix = "anchor")
@@ -29,6 +30,15 @@ public interface AnchorConfig {
      */
     @WithConverter(SignerKey.Converter.class)
     SignerKey signerKey();
+
+    /**
+     * The next signer's private key, hex (env {@code ANCHOR_NEXT_SIGNER_KEY}, from a secret), held during a
+     * rotation: {@code POST /admin/v1/anchor/signers/rotate} has the current signer authorise it on the
+     * contract, switches to it, and has it retire the old one (README, "Signer rotation"). Masked like the
+     * signer key. Empty: no rotation possible.
+     */
+    @WithConverter(SignerKey.Converter.class)
+    Optional<SignerKey> nextSignerKey();
 
     /** Base URL of the block explorer; a transaction is shown at {@code <explorer-url>/tx/<hash>} (env {@code ANCHOR_EXPLORER_URL}). */
     @WithDefault("https://sepolia.basescan.org")

@@ -10,6 +10,7 @@ import org.web3j.abi.EventEncoder;
 import org.web3j.abi.FunctionEncoder;
 import org.web3j.abi.TypeReference;
 import org.web3j.abi.datatypes.Address;
+import org.web3j.abi.datatypes.Bool;
 import org.web3j.abi.datatypes.Event;
 import org.web3j.abi.datatypes.Function;
 import org.web3j.abi.datatypes.Type;
@@ -40,18 +41,30 @@ import org.web3j.tx.gas.ContractGasProvider;
  */
 @SuppressWarnings("rawtypes")
 public class MandateAnchor extends Contract {
-    public static final String BINARY = "60a060405234801561000f575f5ffd5b506040516104d73803806104d783398101604081905261002e91610066565b6001600160a01b0381166100555760405163e5c48ac560e01b815260040160405180910390fd5b6001600160a01b0316608052610093565b5f60208284031215610076575f5ffd5b81516001600160a01b038116811461008c575f5ffd5b9392505050565b6080516104206100b75f395f818160700152818160b9015261014c01526104205ff3fe608060405234801561000f575f5ffd5b506004361061003f575f3560e01c80631a8512ea14610043578063205878ff14610058578063238ac9331461006b575b5f5ffd5b610056610051366004610249565b6100ae565b005b610056610066366004610308565b610141565b6100927f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b03909116815260200160405180910390f35b336001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016146100fe57604051632a6edb2b60e01b81523360048201526024015b60405180910390fd5b827f0959946a7bae87f0718bad66b77c43b8342b7c41b73817f357ceca787139a40e838342336040516101349493929190610374565b60405180910390a2505050565b336001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000161461018c57604051632a6edb2b60e01b81523360048201526024016100f5565b828181146101b7576040516355c5b3e360e11b815260048101829052602481018390526044016100f5565b5f5b81811015610241578585828181106101d3576101d36103bc565b905060200201357f0959946a7bae87f0718bad66b77c43b8342b7c41b73817f357ceca787139a40e85858481811061020d5761020d6103bc565b905060200281019061021f91906103d0565b42336040516102319493929190610374565b60405180910390a26001016101b9565b505050505050565b5f5f5f6040848603121561025b575f5ffd5b83359250602084013567ffffffffffffffff811115610278575f5ffd5b8401601f81018613610288575f5ffd5b803567ffffffffffffffff81111561029e575f5ffd5b8660208284010111156102af575f5ffd5b939660209190910195509293505050565b5f5f83601f8401126102d0575f5ffd5b50813567ffffffffffffffff8111156102e7575f5ffd5b6020830191508360208260051b8501011115610301575f5ffd5b9250929050565b5f5f5f5f6040858703121561031b575f5ffd5b843567ffffffffffffffff811115610331575f5ffd5b61033d878288016102c0565b909550935050602085013567ffffffffffffffff81111561035c575f5ffd5b610368878288016102c0565b95989497509550505050565b60608152836060820152838560808301375f608085830181019190915260208201939093526001600160a01b03919091166040820152601f909201601f191690910101919050565b634e487b7160e01b5f52603260045260245ffd5b5f5f8335601e198436030181126103e5575f5ffd5b83018035915067ffffffffffffffff8211156103ff575f5ffd5b602001915036819003821315610301575f5ffdfea164736f6c634300081e000a";
+    public static final String BINARY = "6080604052348015600e575f5ffd5b506040516106b43803806106b4833981016040819052602b9160a0565b6001600160a01b03811660515760405163e5c48ac560e01b815260040160405180910390fd5b6001600160a01b0381165f81815260208190526040808220805460ff19166001179055513392917f12146497b3b826918ec47f0cac7272a09ed06b30c16c030e99ec48ff5dd60b4791a35060cb565b5f6020828403121560af575f5ffd5b81516001600160a01b038116811460c4575f5ffd5b9392505050565b6105dc806100d85f395ff3fe608060405234801561000f575f5ffd5b5060043610610055575f3560e01c80630e316ab7146100595780631a8512ea1461006e578063205878ff146100815780637df73e2714610094578063eb12d61e146100ca575b5f5ffd5b61006c6100673660046103d8565b6100dd565b005b61006c61007c366004610405565b6101b2565b61006c61008f3660046104c4565b610226565b6100b66100a23660046103d8565b5f6020819052908152604090205460ff1681565b604051901515815260200160405180910390f35b61006c6100d83660046103d8565b610314565b335f9081526020819052604090205460ff1661011357604051632a6edb2b60e01b81523360048201526024015b60405180910390fd5b336001600160a01b038216036101475760405163097dafa160e01b81526001600160a01b038216600482015260240161010a565b6001600160a01b0381165f9081526020819052604090205460ff16156101af576001600160a01b0381165f81815260208190526040808220805460ff19169055513392917f98d1ebbe00ae92a5de96a0f49742a8afa89f42363592bc2e7cfaaed68b45e7a691a35b50565b335f9081526020819052604090205460ff166101e357604051632a6edb2b60e01b815233600482015260240161010a565b827f0959946a7bae87f0718bad66b77c43b8342b7c41b73817f357ceca787139a40e838342336040516102199493929190610530565b60405180910390a2505050565b335f9081526020819052604090205460ff1661025757604051632a6edb2b60e01b815233600482015260240161010a565b82818114610282576040516355c5b3e360e11b8152600481018290526024810183905260440161010a565b5f5b8181101561030c5785858281811061029e5761029e610578565b905060200201357f0959946a7bae87f0718bad66b77c43b8342b7c41b73817f357ceca787139a40e8585848181106102d8576102d8610578565b90506020028101906102ea919061058c565b42336040516102fc9493929190610530565b60405180910390a2600101610284565b505050505050565b335f9081526020819052604090205460ff1661034557604051632a6edb2b60e01b815233600482015260240161010a565b6001600160a01b03811661036c5760405163e5c48ac560e01b815260040160405180910390fd5b6001600160a01b0381165f9081526020819052604090205460ff166101af576001600160a01b0381165f81815260208190526040808220805460ff19166001179055513392917f12146497b3b826918ec47f0cac7272a09ed06b30c16c030e99ec48ff5dd60b4791a350565b5f602082840312156103e8575f5ffd5b81356001600160a01b03811681146103fe575f5ffd5b9392505050565b5f5f5f60408486031215610417575f5ffd5b83359250602084013567ffffffffffffffff811115610434575f5ffd5b8401601f81018613610444575f5ffd5b803567ffffffffffffffff81111561045a575f5ffd5b86602082840101111561046b575f5ffd5b939660209190910195509293505050565b5f5f83601f84011261048c575f5ffd5b50813567ffffffffffffffff8111156104a3575f5ffd5b6020830191508360208260051b85010111156104bd575f5ffd5b9250929050565b5f5f5f5f604085870312156104d7575f5ffd5b843567ffffffffffffffff8111156104ed575f5ffd5b6104f98782880161047c565b909550935050602085013567ffffffffffffffff811115610518575f5ffd5b6105248782880161047c565b95989497509550505050565b60608152836060820152838560808301375f608085830181019190915260208201939093526001600160a01b03919091166040820152601f909201601f191690910101919050565b634e487b7160e01b5f52603260045260245ffd5b5f5f8335601e198436030181126105a1575f5ffd5b83018035915067ffffffffffffffff8211156105bb575f5ffd5b6020019150368190038213156104bd575f5ffdfea164736f6c634300081e000a";
 
     private static String librariesLinkedBinary;
+
+    public static final String FUNC_ADDSIGNER = "addSigner";
 
     public static final String FUNC_ANCHOR = "anchor";
 
     public static final String FUNC_ANCHORBATCH = "anchorBatch";
 
-    public static final String FUNC_SIGNER = "signer";
+    public static final String FUNC_ISSIGNER = "isSigner";
+
+    public static final String FUNC_REMOVESIGNER = "removeSigner";
 
     public static final Event MANDATEANCHORED_EVENT = new Event("MandateAnchored", 
             Arrays.<TypeReference<?>>asList(new TypeReference<Bytes32>(true) {}, new TypeReference<Utf8String>() {}, new TypeReference<Uint256>() {}, new TypeReference<Address>() {}));
+    ;
+
+    public static final Event SIGNERADDED_EVENT = new Event("SignerAdded", 
+            Arrays.<TypeReference<?>>asList(new TypeReference<Address>(true) {}, new TypeReference<Address>(true) {}));
+    ;
+
+    public static final Event SIGNERREMOVED_EVENT = new Event("SignerRemoved", 
+            Arrays.<TypeReference<?>>asList(new TypeReference<Address>(true) {}, new TypeReference<Address>(true) {}));
     ;
 
     @Deprecated
@@ -114,6 +127,82 @@ public class MandateAnchor extends Contract {
         return mandateAnchoredEventFlowable(filter);
     }
 
+    public static List<SignerAddedEventResponse> getSignerAddedEvents(
+            TransactionReceipt transactionReceipt) {
+        List<Contract.EventValuesWithLog> valueList = staticExtractEventParametersWithLog(SIGNERADDED_EVENT, transactionReceipt);
+        ArrayList<SignerAddedEventResponse> responses = new ArrayList<SignerAddedEventResponse>(valueList.size());
+        for (Contract.EventValuesWithLog eventValues : valueList) {
+            SignerAddedEventResponse typedResponse = new SignerAddedEventResponse();
+            typedResponse.log = eventValues.getLog();
+            typedResponse.signer = (String) eventValues.getIndexedValues().get(0).getValue();
+            typedResponse.by = (String) eventValues.getIndexedValues().get(1).getValue();
+            responses.add(typedResponse);
+        }
+        return responses;
+    }
+
+    public static SignerAddedEventResponse getSignerAddedEventFromLog(Log log) {
+        Contract.EventValuesWithLog eventValues = staticExtractEventParametersWithLog(SIGNERADDED_EVENT, log);
+        SignerAddedEventResponse typedResponse = new SignerAddedEventResponse();
+        typedResponse.log = log;
+        typedResponse.signer = (String) eventValues.getIndexedValues().get(0).getValue();
+        typedResponse.by = (String) eventValues.getIndexedValues().get(1).getValue();
+        return typedResponse;
+    }
+
+    public Flowable<SignerAddedEventResponse> signerAddedEventFlowable(EthFilter filter) {
+        return web3j.ethLogFlowable(filter).map(log -> getSignerAddedEventFromLog(log));
+    }
+
+    public Flowable<SignerAddedEventResponse> signerAddedEventFlowable(
+            DefaultBlockParameter startBlock, DefaultBlockParameter endBlock) {
+        EthFilter filter = new EthFilter(startBlock, endBlock, getContractAddress());
+        filter.addSingleTopic(EventEncoder.encode(SIGNERADDED_EVENT));
+        return signerAddedEventFlowable(filter);
+    }
+
+    public static List<SignerRemovedEventResponse> getSignerRemovedEvents(
+            TransactionReceipt transactionReceipt) {
+        List<Contract.EventValuesWithLog> valueList = staticExtractEventParametersWithLog(SIGNERREMOVED_EVENT, transactionReceipt);
+        ArrayList<SignerRemovedEventResponse> responses = new ArrayList<SignerRemovedEventResponse>(valueList.size());
+        for (Contract.EventValuesWithLog eventValues : valueList) {
+            SignerRemovedEventResponse typedResponse = new SignerRemovedEventResponse();
+            typedResponse.log = eventValues.getLog();
+            typedResponse.signer = (String) eventValues.getIndexedValues().get(0).getValue();
+            typedResponse.by = (String) eventValues.getIndexedValues().get(1).getValue();
+            responses.add(typedResponse);
+        }
+        return responses;
+    }
+
+    public static SignerRemovedEventResponse getSignerRemovedEventFromLog(Log log) {
+        Contract.EventValuesWithLog eventValues = staticExtractEventParametersWithLog(SIGNERREMOVED_EVENT, log);
+        SignerRemovedEventResponse typedResponse = new SignerRemovedEventResponse();
+        typedResponse.log = log;
+        typedResponse.signer = (String) eventValues.getIndexedValues().get(0).getValue();
+        typedResponse.by = (String) eventValues.getIndexedValues().get(1).getValue();
+        return typedResponse;
+    }
+
+    public Flowable<SignerRemovedEventResponse> signerRemovedEventFlowable(EthFilter filter) {
+        return web3j.ethLogFlowable(filter).map(log -> getSignerRemovedEventFromLog(log));
+    }
+
+    public Flowable<SignerRemovedEventResponse> signerRemovedEventFlowable(
+            DefaultBlockParameter startBlock, DefaultBlockParameter endBlock) {
+        EthFilter filter = new EthFilter(startBlock, endBlock, getContractAddress());
+        filter.addSingleTopic(EventEncoder.encode(SIGNERREMOVED_EVENT));
+        return signerRemovedEventFlowable(filter);
+    }
+
+    public RemoteFunctionCall<TransactionReceipt> addSigner(String next) {
+        final Function function = new Function(
+                FUNC_ADDSIGNER, 
+                Arrays.<Type>asList(new org.web3j.abi.datatypes.Address(160, next)), 
+                Collections.<TypeReference<?>>emptyList());
+        return executeRemoteCallTransaction(function);
+    }
+
     public RemoteFunctionCall<TransactionReceipt> anchor(byte[] mandateHash, String state) {
         final Function function = new Function(
                 FUNC_ANCHOR, 
@@ -137,11 +226,19 @@ public class MandateAnchor extends Contract {
         return executeRemoteCallTransaction(function);
     }
 
-    public RemoteFunctionCall<String> signer() {
-        final Function function = new Function(FUNC_SIGNER, 
-                Arrays.<Type>asList(), 
-                Arrays.<TypeReference<?>>asList(new TypeReference<Address>() {}));
-        return executeRemoteCallSingleValueReturn(function, String.class);
+    public RemoteFunctionCall<Boolean> isSigner(String param0) {
+        final Function function = new Function(FUNC_ISSIGNER, 
+                Arrays.<Type>asList(new org.web3j.abi.datatypes.Address(160, param0)), 
+                Arrays.<TypeReference<?>>asList(new TypeReference<Bool>() {}));
+        return executeRemoteCallSingleValueReturn(function, Boolean.class);
+    }
+
+    public RemoteFunctionCall<TransactionReceipt> removeSigner(String old) {
+        final Function function = new Function(
+                FUNC_REMOVESIGNER, 
+                Arrays.<Type>asList(new org.web3j.abi.datatypes.Address(160, old)), 
+                Collections.<TypeReference<?>>emptyList());
+        return executeRemoteCallTransaction(function);
     }
 
     @Deprecated
@@ -214,5 +311,17 @@ public class MandateAnchor extends Contract {
         public BigInteger ts;
 
         public String sender;
+    }
+
+    public static class SignerAddedEventResponse extends BaseEventResponse {
+        public String signer;
+
+        public String by;
+    }
+
+    public static class SignerRemovedEventResponse extends BaseEventResponse {
+        public String signer;
+
+        public String by;
     }
 }

@@ -140,7 +140,7 @@ class NativeImageConfigTest {
 
     @Test
     void contractWrapperClassesAreDerivedFromTheSource() {
-        // MandateAnchor: four TypeReferences for the MandateAnchored event, one for the signer address, and its event response.
+        // MandateAnchor: TypeReferences for its three events (MandateAnchored, SignerAdded, SignerRemoved) and isSigner, and the event responses.
         assertThat(wrapperClasses("anchor-service", "dev.agentpay.anchor.contract.MandateAnchor")).contains(
                 "dev.agentpay.anchor.contract.MandateAnchor",
                 "dev.agentpay.anchor.contract.MandateAnchor$MandateAnchoredEventResponse",

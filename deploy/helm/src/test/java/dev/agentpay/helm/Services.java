@@ -24,7 +24,7 @@ final class Services {
     /** Variables that carry a secret, per service ("*" = every service); they must come from secretKeyRef. */
     static final Map<String, List<String>> SECRET_ENV = Map.of(
             "*", List.of("DB_PASSWORD", "ADMIN_API_KEY"),
-            "anchor-service", List.of("ANCHOR_SIGNER_KEY"),
+            "anchor-service", List.of("ANCHOR_SIGNER_KEY", "ANCHOR_NEXT_SIGNER_KEY"),
             "settlement-watcher", List.of("SOLANA_RPC_URL"),
             "invoice-service", List.of("X402_FACILITATOR_AUTH_HEADER"));
 

@@ -21,6 +21,13 @@ final class ChainSetup {
 
     /** anvil default account #0: the anchor signer (a public development key, never for real funds). */
     static final String ANCHOR_SIGNER_KEY = AnvilNode.DEV_KEY_0;
+    /**
+     * anvil default account #9: the next anchor signer, which a signer rotation moves to (anchor-service README,
+     * "Signer rotation"); its nonces, like account #0's, belong to anchor-service alone.
+     */
+    static final String ANCHOR_NEXT_SIGNER_KEY = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
+    /** The address of {@link #ANCHOR_NEXT_SIGNER_KEY}. */
+    static final String ANCHOR_NEXT_SIGNER_ADDRESS = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720";
     /** anvil default account #1: the development payer. */
     static final String PAYER_KEY = AnvilNode.DEV_KEY_1;
     /** anvil default account #2: pays gas for the facilitator's settlements. */
@@ -62,6 +69,7 @@ final class ChainSetup {
         env.put("ANCHOR_CHAIN_ID", Long.toString(anchor.chainId()));
         env.put("ANCHOR_CONTRACT_ADDRESS", anchorContract(anchorRpc, deployer, signer));
         env.put("ANCHOR_SIGNER_ADDRESS", signer);
+        env.put("ANCHOR_NEXT_SIGNER_ADDRESS", ANCHOR_NEXT_SIGNER_ADDRESS.toLowerCase(java.util.Locale.ROOT));
         env.put("ANCHOR_EXPLORER_URL", "https://sepolia.basescan.org");
 
         for (UsdcInstaller.Canonical c : UsdcInstaller.EVM_CHAINS) {

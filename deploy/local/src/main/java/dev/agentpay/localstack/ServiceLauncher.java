@@ -72,6 +72,8 @@ final class ServiceLauncher {
         });
         if (svc.name().equals("anchor-service")) {
             e.put("ANCHOR_SIGNER_KEY", ChainSetup.ANCHOR_SIGNER_KEY);
+            // the key a rotation moves to (POST /admin/v1/anchor/signers/rotate), so the local stack can rotate
+            e.put("ANCHOR_NEXT_SIGNER_KEY", ChainSetup.ANCHOR_NEXT_SIGNER_KEY);
         }
         if (svc.name().equals("settlement-watcher")) {
             // pays the gas of sweeps (deposit addresses -> seller wallet); holds nothing but gas

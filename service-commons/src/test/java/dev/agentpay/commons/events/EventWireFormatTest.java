@@ -39,6 +39,12 @@ class EventWireFormatTest {
                         "6d1f3a52-8e0b-4c1e-9a7d-2b4c6e8f0a13", HASH, "signed_by_both", 84532L,
                         "0x5e2b1c7a9d3f4e6b8a0c2d4f6e8a0b1c3d5e7f9a1b3c5d7e9f0a2b4c6d8e0f1a", 19_283_746L, 3,
                         "0x8ba1f109551bd432803012645ac136ddd64dba72")),
+                Arguments.of("anchor-receipt-event-signer.json", AnchorReceiptEvent.class, new AnchorReceiptEvent(new EventHeader(
+                        UUID.fromString("a7c3e9d1-0b2f-5e4d-8c6a-1f3b5d7e9a0d"), AnchorReceiptEvent.TYPE, "mnd_01J9Z3K7Q2",
+                        "ptn_alpha", Instant.parse("2026-11-26T17:00:00.004Z"), AnchorReceiptEvent.SCHEMA_VERSION),
+                        "6d1f3a52-8e0b-4c1e-9a7d-2b4c6e8f0a14", HASH, "completed", 84532L,
+                        "0x5e2b1c7a9d3f4e6b8a0c2d4f6e8a0b1c3d5e7f9a1b3c5d7e9f0a2b4c6d8e0f1b", 19_283_800L, 0,
+                        "0x8ba1f109551bd432803012645ac136ddd64dba72", "0x70997970c51812dc3a010c7d01b50e0d17dc79c8")),
                 Arguments.of("chain-transfer-event.json", ChainTransferEvent.class, new ChainTransferEvent(new EventHeader(
                         UUID.fromString("c9e5ab03-2d41-4a6f-ae8c-3b5d7f9a1c2e"), ChainTransferEvent.DETECTED,
                         "base:0x3a4b5c6d7e8f:7", null, Instant.parse("2026-03-14T10:00:00.120Z"),

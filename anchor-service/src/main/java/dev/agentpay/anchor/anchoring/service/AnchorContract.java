@@ -10,6 +10,9 @@ import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 import org.web3j.abi.EventEncoder;
+import org.web3j.abi.FunctionEncoder;
+import org.web3j.abi.datatypes.Address;
+import org.web3j.abi.datatypes.Function;
 import org.web3j.protocol.core.methods.response.Log;
 import org.web3j.protocol.core.methods.response.TransactionReceipt;
 import org.web3j.tx.ReadonlyTransactionManager;
@@ -51,9 +54,24 @@ public class AnchorContract {
         return contract.anchorBatch(hashes, states).encodeFunctionCall();
     }
 
-    /** Calldata of {@code signer()}. */
-    public String encodeSignerCall() {
-        return contract.signer().encodeFunctionCall();
+    /** Calldata of {@code isSigner(address)}. */
+    public String encodeIsSigner(String address) {
+        return FunctionEncoder.encode(new Function("isSigner", List.of(new Address(address)), List.of()));
+    }
+
+    /** Calldata of {@code signer()}: contracts deployed before rotation had one immutable signer. */
+    public String encodeLegacySigner() {
+        return FunctionEncoder.encode(new Function("signer", List.of(), List.of()));
+    }
+
+    /** Calldata of {@code addSigner(next)}: the outgoing signer authorises the incoming one. */
+    public String encodeAddSigner(String next) {
+        return FunctionEncoder.encode(new Function("addSigner", List.of(new Address(next)), List.of()));
+    }
+
+    /** Calldata of {@code removeSigner(old)}: the incoming signer ends the outgoing one's authorisation. */
+    public String encodeRemoveSigner(String old) {
+        return FunctionEncoder.encode(new Function("removeSigner", List.of(new Address(old)), List.of()));
     }
 
     /** The receipt's MandateAnchored logs emitted by our contract, in log order. */

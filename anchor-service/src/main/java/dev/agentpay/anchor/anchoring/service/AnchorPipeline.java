@@ -39,6 +39,8 @@ public class AnchorPipeline extends AnchorStage {
     @Inject
     NonceGapHealer healer;
     @Inject
+    SignerRotation rotation;
+    @Inject
     MeterRegistry registry;
     @Inject
     Vertx vertx;
@@ -75,6 +77,8 @@ public class AnchorPipeline extends AnchorStage {
         if (holding) {
             return;
         }
+        // the active signer is the database's (a rotation may have moved it): the guard checks that one's authorisation
+        rotation.refreshNow().await().atMost(config.startupTimeout());
         guard.verify(config.chainId(), config.contractAddress(), signer.address()).await().atMost(config.startupTimeout().plusSeconds(30));
         holding = true;
         lease.hold(new HeldLease.Owner() {
@@ -131,7 +135,10 @@ public class AnchorPipeline extends AnchorStage {
 
     /** Nonce reconciliation under the signer's fencing token, then the stored but unresolved transactions broadcast again. */
     Uni<Void> reconcile(long token) {
-        String me = signer.address();
+        return rotation.refreshNow().chain(me -> reconcile(token, me));
+    }
+
+    private Uni<Void> reconcile(long token, String me) {
         return chain.transactionCount(me, true)
                 .chain(pending -> pool.withTransaction(c -> lease.fence(c, token).chain(() -> repo.storedNextNonce(c, me)).chain(stored -> {
                     if (stored >= 0 && pending > stored) {

@@ -23,6 +23,8 @@ public class Batcher extends AnchorStage {
     FeePolicy fees;
     @Inject
     AnchorMetrics metrics;
+    @Inject
+    SignerRotation rotation;
 
     /** Sends one batch of pending intents; emits how many intents it took. */
     Uni<Integer> round() {
@@ -30,35 +32,37 @@ public class Batcher extends AnchorStage {
         if (token < 0) {
             return Uni.createFrom().item(0);
         }
-        return repo.pending(pool, config.maxBatchSize()).flatMap(items -> {
+        // a rotation's step first: it sets the active signer (the one this batch is signed by) and moves the rotation on
+        return rotation.step(token).chain(() -> repo.pending(pool, config.maxBatchSize())).flatMap(items -> {
             if (items.isEmpty()) {
                 return Uni.createFrom().item(0);
             }
             String data = contract.encodeBatch(items);
-            return Uni.combine().all().unis(fees.current(), chain.estimateGas(signer.address(), config.contractAddress(), data))
+            String me = signer.address();
+            return Uni.combine().all().unis(fees.current(), chain.estimateGas(me, config.contractAddress(), data))
                     .asTuple()
-                    .flatMap(t -> storeSigned(token, items, data, t.getItem1(), t.getItem2()))
+                    .flatMap(t -> storeSigned(token, me, items, data, t.getItem1(), t.getItem2()))
                     .invoke(tx -> metrics.txSent.increment())
                     .call(tx -> broadcaster.broadcast(tx.nonce(), tx.hash(), tx.raw()))
                     .replaceWith(items.size());
         });
     }
 
-    private Uni<SignedTx> storeSigned(long token, List<PendingItem> items, String data, FeePolicy.Fees f, BigInteger gasEstimate) {
+    private Uni<SignedTx> storeSigned(long token, String me, List<PendingItem> items, String data, FeePolicy.Fees f,
+            BigInteger gasEstimate) {
         if (!f.affordable()) {
             return Uni.createFrom().failure(new IllegalStateException("base fee " + f.baseFee() + " wei is above the fee cap "
                     + config.fees().maxFeeCapWei() + " wei; waiting"));
         }
         BigInteger gasLimit = fees.gasLimit(gasEstimate);
         List<String> ids = items.stream().map(PendingItem::transitionId).toList();
-        String me = signer.address();
         return pool.withTransaction(c -> lease.fence(c, token).chain(() -> repo.lockNextNonce(c, me))
                 .flatMap(nonce -> repo.lockPending(c, ids).flatMap(locked -> {
                     if (locked != ids.size()) {
                         // another round took some of them meanwhile: give the nonce back by rolling back
                         return Uni.createFrom().<SignedTx>failure(new IllegalStateException("intents changed during batching"));
                     }
-                    SignedTx tx = signer.sign(nonce, gasLimit, data, f.tip(), f.maxFee(), ids.size());
+                    SignedTx tx = signer.signAs(me, nonce, gasLimit, data, f.tip(), f.maxFee(), ids.size());
                     return repo.storeTx(c, me, tx, ids).replaceWith(tx);
                 })));
     }

@@ -41,7 +41,7 @@ public class Broadcaster {
                     LOG.warnf("anchor tx %s (nonce %d) not broadcast, will retry: %s", hash, nonce, e.getMessage());
                     return Uni.createFrom().item(false);
                 })
-                .flatMap(sent -> sent ? repo.markBroadcast(pool, nonce) : Uni.createFrom().voidItem());
+                .flatMap(sent -> sent ? repo.markBroadcast(pool, hash) : Uni.createFrom().voidItem());
     }
 
     /** Broadcasts open transactions one after another, in the given (nonce) order. */

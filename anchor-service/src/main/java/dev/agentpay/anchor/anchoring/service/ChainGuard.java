@@ -6,6 +6,7 @@ import dev.agentpay.anchor.config.AnchorConfig;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.util.List;
 import org.web3j.abi.FunctionReturnDecoder;
@@ -23,6 +24,28 @@ public class ChainGuard {
     AnchorChainClient chain;
     @Inject
     AnchorContract contract;
+
+    /**
+     * Whether {@code signerAddress} may anchor on the contract now: {@code "yes"}, or what the contract says
+     * instead. The contract's {@code isSigner(address)}; a contract deployed before rotation (one immutable
+     * {@code signer()}, no {@code isSigner}) is asked for its signer.
+     */
+    public Uni<String> authorised(String signerAddress, String contractAddress) {
+        return chain.ethCall(signerAddress, contractAddress, contract.encodeIsSigner(signerAddress))
+                .map(ret -> {
+                    if (ret == null || ret.length() < 66) {
+                        throw new IllegalStateException("no isSigner");
+                    }
+                    return new BigInteger(ret.substring(2), 16).signum() != 0 ? "yes" : "isSigner(" + signerAddress + ") is false";
+                })
+                .onFailure(e -> !(e instanceof ChainUnavailableException)).recoverWithUni(e -> chain.ethCall(signerAddress, contractAddress,
+                        contract.encodeLegacySigner()).map(ret -> {
+                            @SuppressWarnings({"rawtypes", "unchecked"})
+                            List<Type> out = FunctionReturnDecoder.decode(ret, (List) List.of(new TypeReference<Address>() { }));
+                            String onChain = out.isEmpty() ? "(none)" : out.get(0).getValue().toString();
+                            return signerAddress.equalsIgnoreCase(onChain) ? "yes" : "the contract's signer is " + onChain;
+                        }));
+    }
 
     /**
      * The RPC must serve {@code expectedChainId}, a contract must exist at {@code contractAddress}, and its
@@ -44,14 +67,11 @@ public class ChainGuard {
                         throw new IllegalStateException("refusing to start: no contract at " + contractAddress);
                     }
                 })
-                .chain(() -> chain.ethCall(signerAddress, contractAddress, contract.encodeSignerCall()))
-                .invoke(ret -> {
-                    @SuppressWarnings({"rawtypes", "unchecked"})
-                    List<Type> out = FunctionReturnDecoder.decode(ret, (List) List.of(new TypeReference<Address>() { }));
-                    String onChain = out.isEmpty() ? "(none)" : out.get(0).getValue().toString();
-                    if (!signerAddress.equalsIgnoreCase(onChain)) {
-                        throw new IllegalStateException("refusing to start: the contract's signer is " + onChain
-                                + " but the configured key is for " + signerAddress);
+                .chain(() -> authorised(signerAddress, contractAddress))
+                .invoke(onChain -> {
+                    if (!onChain.equals("yes")) {
+                        throw new IllegalStateException("refusing to start: the configured key's address " + signerAddress
+                                + " is not a signer of the contract " + contractAddress + " (" + onChain + ")");
                     }
                 })
                 .replaceWithVoid();

@@ -46,7 +46,7 @@ public class Confirmer extends AnchorStage {
     AnchorMetrics metrics;
 
     /** Nonces whose transaction looked replaced, and since when (a replacement is declared only if it lasts). */
-    private final Map<Long, Instant> suspectSince = new ConcurrentHashMap<>();
+    private final Map<String, Instant> suspectSince = new ConcurrentHashMap<>();
     /** Receipts are recorded only while the pipeline runs (a stopped pipeline is a crashed process). */
     private volatile boolean recording;
     /** When a transaction was last confirmed (or the pipeline started): with open transactions, progress. */
@@ -97,7 +97,7 @@ public class Confirmer extends AnchorStage {
                 long block = r.get().getBlockNumber().longValueExact();
                 return head - block + 1 >= config.confirmations() ? record(tx, r.get(), token) : Uni.createFrom().voidItem();
             }
-            return chain.transactionCount(signer.address(), false).flatMap(mined -> {
+            return chain.transactionCount(tx.signer(), false).flatMap(mined -> {
                 if (mined > tx.nonce()) {
                     // The nonce looks used but our receipt is missing. Only a transaction the node no longer
                     // knows, still missing after the grace period, was replaced: a single look can race the
@@ -105,18 +105,18 @@ public class Confirmer extends AnchorStage {
                     return chain.receipt(tx.hash()).flatMap(again -> again.isPresent() ? Uni.createFrom().voidItem()
                             : chain.knows(tx.hash()).flatMap(known -> {
                                 if (known) {
-                                    suspectSince.remove(tx.nonce());
+                                    suspectSince.remove(tx.signer() + ":" + tx.nonce());
                                     return Uni.createFrom().voidItem();
                                 }
-                                Instant since = suspectSince.computeIfAbsent(tx.nonce(), n -> Instant.now());
+                                Instant since = suspectSince.computeIfAbsent(tx.signer() + ":" + tx.nonce(), n -> Instant.now());
                                 if (since.plus(config.rebroadcastAfter()).isAfter(Instant.now())) {
                                     return Uni.createFrom().voidItem();
                                 }
-                                suspectSince.remove(tx.nonce());
+                                suspectSince.remove(tx.signer() + ":" + tx.nonce());
                                 return dropped(tx, token);
                             }));
                 }
-                suspectSince.remove(tx.nonce());
+                suspectSince.remove(tx.signer() + ":" + tx.nonce());
                 Instant last = tx.broadcastAt() != null ? tx.broadcastAt() : tx.createdAt().minus(config.rebroadcastAfter());
                 if (tx.broadcastAt() == null && tx.createdAt().isAfter(Instant.now().minusSeconds(1))) {
                     return Uni.createFrom().voidItem(); // the batcher is still broadcasting it
@@ -133,7 +133,8 @@ public class Confirmer extends AnchorStage {
     private Uni<Void> dropped(OpenTx tx, long token) {
         LOG.errorf("anchor tx %s (nonce %d) was replaced by another transaction of the signer; re-queueing its transitions",
                 tx.hash(), tx.nonce());
-        return pool.withTransaction(c -> lease.fence(c, token).chain(() -> repo.failTx(c, tx.nonce(), "nonce used by another transaction")));
+        return pool.withTransaction(c -> lease.fence(c, token).chain(() -> repo.failTx(c, tx.signer(), tx.nonce(),
+                "nonce used by another transaction")));
     }
 
     private Uni<Void> record(OpenTx tx, TransactionReceipt receipt, long token) {
@@ -141,13 +142,16 @@ public class Confirmer extends AnchorStage {
             return Uni.createFrom().voidItem();
         }
         long block = receipt.getBlockNumber().longValueExact();
-        return pool.withTransaction(c -> lease.fence(c, token).chain(() -> repo.lockSentItems(c, tx.nonce())).flatMap(items -> {
+        if (!tx.anchors()) {
+            return recordRotationTx(tx, receipt, block, token);
+        }
+        return pool.withTransaction(c -> lease.fence(c, token).chain(() -> repo.lockSentItems(c, tx.signer(), tx.nonce())).flatMap(items -> {
             if (items.isEmpty()) {
                 return Uni.createFrom().item(List.<SentItem>of());
             }
             if (!receipt.isStatusOK()) {
                 LOG.errorf("anchor tx %s reverted in block %d; re-queueing %d transitions", tx.hash(), block, items.size());
-                return repo.failTx(c, tx.nonce(), "reverted in block " + block).replaceWith(List.<SentItem>of());
+                return repo.failTx(c, tx.signer(), tx.nonce(), "reverted in block " + block).replaceWith(List.<SentItem>of());
             }
             List<AnchorContract.Anchored> logs = contract.anchoredLogs(receipt);
             List<ReceiptRow> rows = new ArrayList<>(items.size());
@@ -157,21 +161,21 @@ public class Confirmer extends AnchorStage {
                 if (log == null || !log.mandateHash().equalsIgnoreCase(item.mandateHash()) || !log.state().equals(item.state())) {
                     LOG.errorf("anchor tx %s does not carry transition %s at position %d; re-queueing", tx.hash(),
                             item.transitionId(), item.batchIndex());
-                    return repo.failTx(c, tx.nonce(), "receipt logs do not match the batch").replaceWith(List.<SentItem>of());
+                    return repo.failTx(c, tx.signer(), tx.nonce(), "receipt logs do not match the batch").replaceWith(List.<SentItem>of());
                 }
                 rows.add(new ReceiptRow(item.transitionId(), item.mandateId(), item.mandateHash(), item.state(),
-                        config.chainId(), tx.hash(), block, log.logIndex()));
+                        config.chainId(), tx.hash(), block, log.logIndex(), tx.signer()));
                 events.add(new AnchorReceiptEvent(new EventHeader(receiptEventId(item.transitionId()), AnchorReceiptEvent.TYPE,
                         item.mandateId(), item.partnerId(), Instant.now(), AnchorReceiptEvent.SCHEMA_VERSION),
                         item.transitionId(), item.mandateHash(), item.state(), config.chainId(), tx.hash(), block, log.logIndex(),
-                        config.contractAddress().toLowerCase(Locale.ROOT)));
+                        config.contractAddress().toLowerCase(Locale.ROOT), tx.signer()));
             }
             return repo.insertReceipts(c, rows)
                     // pipelined on the transaction's connection rather than one round trip after another
                     // each receipt continues the trace of the mandate event it answers
                     .chain(() -> Uni.join().all(IntStream.range(0, events.size())
                             .mapToObj(i -> outbox.append(c, events.get(i), items.get(i).traceParent())).toList()).andFailFast())
-                    .chain(() -> repo.markAnchored(c, tx.nonce(), block))
+                    .chain(() -> repo.markAnchored(c, tx.signer(), tx.nonce(), block))
                     .replaceWith(items);
         })).invoke(items -> {
             if (items == null || items.isEmpty()) {
@@ -187,6 +191,20 @@ public class Confirmer extends AnchorStage {
             lastProgress = now;
             LOG.debugf("anchored %d transitions: %s", items.size(), explorerLink(tx.hash()));
         }).replaceWithVoid();
+    }
+
+    /** A rotation's addSigner/removeSigner transaction: confirmed (SignerRotation moves on) or, reverted, failed (sent again). */
+    private Uni<Void> recordRotationTx(OpenTx tx, TransactionReceipt receipt, long block, long token) {
+        return pool.withTransaction(c -> lease.fence(c, token).chain(() -> repo.lockOpenTx(c, tx.signer(), tx.nonce())).flatMap(open -> {
+            if (!open) {
+                return Uni.createFrom().voidItem();
+            }
+            if (!receipt.isStatusOK()) {
+                LOG.errorf("signer rotation tx %s (%s) reverted in block %d", tx.hash(), tx.kind(), block);
+                return repo.failTx(c, tx.signer(), tx.nonce(), "reverted in block " + block);
+            }
+            return repo.markAnchored(c, tx.signer(), tx.nonce(), block);
+        })).invoke(() -> lastProgress = Instant.now());
     }
 
     /** Deterministic per transition, so consumers can dedupe even a receipt recorded twice by mistake. */

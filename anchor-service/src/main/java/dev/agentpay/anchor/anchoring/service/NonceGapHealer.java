@@ -49,9 +49,16 @@ public class NonceGapHealer extends AnchorStage {
     }
 
     /** Looks for a gap below the open transactions (lowest nonce first) and heals it once it has lasted. */
-    Uni<Void> healIfAny(List<OpenTx> open, long token) {
-        long lowest = open.get(0).nonce();
+    Uni<Void> healIfAny(List<OpenTx> all, long token) {
+        // the active signer's nonces (during a rotation the outgoing signer's few open transactions are only
+        // rebroadcast and confirmed: README, "Signer rotation", limits)
         String me = signer.address();
+        List<OpenTx> open = all.stream().filter(t -> t.signer().equals(me)).toList();
+        if (open.isEmpty()) {
+            closed(-1);
+            return Uni.createFrom().voidItem();
+        }
+        long lowest = open.get(0).nonce();
         return chain.transactionCount(me, false).flatMap(mined -> {
             if (mined >= lowest) {
                 closed(mined);
@@ -73,7 +80,7 @@ public class NonceGapHealer extends AnchorStage {
             // the fillers are sent, not stored: check the signer is still ours right before (a stale filler is
             // harmless anyway: a nonce it takes from a stored transaction makes that one "replaced", re-queued)
             return pool.withTransaction(c -> lease.fence(c, token))
-                    .chain(() -> refill(mined, Math.min(lowest, mined + MAX_REFILL), open));
+                    .chain(() -> refill(me, mined, Math.min(lowest, mined + MAX_REFILL), open));
         });
     }
 
@@ -88,8 +95,8 @@ public class NonceGapHealer extends AnchorStage {
         }
     }
 
-    private Uni<Void> refill(long from, long to, List<OpenTx> open) {
-        return Uni.combine().all().unis(repo.txsBetween(pool, from, to), fees.current()).asTuple().flatMap(t -> {
+    private Uni<Void> refill(String me, long from, long to, List<OpenTx> open) {
+        return Uni.combine().all().unis(repo.txsBetween(pool, me, from, to), fees.current()).asTuple().flatMap(t -> {
             Map<Long, StoredTx> stored = new HashMap<>();
             t.getItem1().forEach(x -> stored.put(x.nonce(), x));
             FeePolicy.Fees f = t.getItem2();

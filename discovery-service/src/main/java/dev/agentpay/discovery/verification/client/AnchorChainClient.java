@@ -43,6 +43,22 @@ public class AnchorChainClient {
                 .map(r -> r == null || r.isNull() ? Optional.<JsonNode>empty() : Optional.of(r));
     }
 
+    /**
+     * {@code eth_getLogs} of {@code address} from block 0 to {@code toBlock} (hex or a tag) whose first topic is
+     * one of {@code topics0}: the logs as the node returns them (an array).
+     */
+    public Uni<JsonNode> logs(String address, java.util.List<String> topics0, String toBlock) {
+        ObjectNode filter = JsonNodeFactory.instance.objectNode().put("address", address).put("fromBlock", "0x0").put("toBlock", toBlock);
+        filter.putArray("topics").addArray().addAll(topics0.stream().map(JsonNodeFactory.instance::textNode).toList());
+        return call("eth_getLogs", JsonNodeFactory.instance.arrayNode().add(filter));
+    }
+
+    /** {@code eth_call} of {@code data} on {@code to} at the latest block: the returned hex. */
+    public Uni<String> ethCall(String to, String data) {
+        ObjectNode tx = JsonNodeFactory.instance.objectNode().put("to", to).put("data", data);
+        return call("eth_call", JsonNodeFactory.instance.arrayNode().add(tx).add("latest")).map(JsonNode::asText);
+    }
+
     private Uni<JsonNode> call(String method, JsonNode params) {
         ObjectNode body = JsonNodeFactory.instance.objectNode().put("jsonrpc", "2.0").put("id", 1).put("method", method);
         body.set("params", params);

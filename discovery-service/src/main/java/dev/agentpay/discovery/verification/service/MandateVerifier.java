@@ -37,6 +37,12 @@ public class MandateVerifier {
 
     static final String ANCHORED_TOPIC = "0x" + HexFormat.of().formatHex(
             Hash.sha3("MandateAnchored(bytes32,string,uint256,address)".getBytes(StandardCharsets.US_ASCII)));
+    static final String SIGNER_ADDED_TOPIC = "0x" + HexFormat.of().formatHex(
+            Hash.sha3("SignerAdded(address,address)".getBytes(StandardCharsets.US_ASCII)));
+    static final String SIGNER_REMOVED_TOPIC = "0x" + HexFormat.of().formatHex(
+            Hash.sha3("SignerRemoved(address,address)".getBytes(StandardCharsets.US_ASCII)));
+    /** Selector of {@code signer()}: the one immutable signer of contracts deployed before rotation. */
+    static final String LEGACY_SIGNER_CALL = Hash.sha3String("signer()").substring(0, 10);
     private static final Pattern CAIP10 = Pattern.compile("eip155:([1-9][0-9]{0,17}):(0x[0-9a-fA-F]{40})");
 
     @Inject
@@ -139,11 +145,12 @@ public class MandateVerifier {
                     "not checked: this deployment has no anchor RPC configured")));
             return Uni.createFrom().item(report(proof, checks));
         }
+        Map<String, Uni<List<SignerEvent>>> histories = new java.util.HashMap<>();
         return chain.chainId().flatMap(chainId -> Multi.createFrom().iterable(anchors)
-                .onItem().transformToUniAndConcatenate(a -> anchor(a, chainId, hash))
+                .onItem().transformToUniAndConcatenate(a -> anchor(a, chainId, hash, histories))
                 .collect().asList())
                 .map(found -> {
-                    checks.addAll(found);
+                    found.forEach(checks::addAll);
                     if (scheme.equals("eip712")) {
                         JsonNode dom = proof.path("typed_data").path("domain");
                         String vc = dom.path("verifyingContract").asText("").toLowerCase(Locale.ROOT);
@@ -203,28 +210,127 @@ public class MandateVerifier {
         }
     }
 
-    private Uni<Check> anchor(JsonNode a, long chainId, String mandateHash) {
+    /** The anchor's check, and when its log is found the check of its sender against the contract's signer history. */
+    private Uni<List<Check>> anchor(JsonNode a, long chainId, String mandateHash, Map<String, Uni<List<SignerEvent>>> histories) {
+        return logCheck(a, chainId, mandateHash).flatMap(found -> {
+            if (found.sender() == null) {
+                return Uni.createFrom().item(List.of(found.check()));
+            }
+            return signerCheck(a, found.sender(), histories).map(s -> List.of(found.check(), s));
+        });
+    }
+
+    /** One SignerAdded ({@code added}) or SignerRemoved log of the anchor contract. */
+    record SignerEvent(String signer, String by, boolean added, long block, long logIndex) {
+    }
+
+    /** An anchor's check and, when the log checked out as a MandateAnchored event, its sender. */
+    private record Found(Check check, String sender) {
+        Found(Check check) {
+            this(check, null);
+        }
+    }
+
+    /**
+     * Was {@code sender} a signer of the anchor's contract at the anchor's log? The contract's SignerAdded and
+     * SignerRemoved logs up to then, replayed in order (in the anchor's block only those before its log); a
+     * contract without them (deployed before rotation) is asked for its one {@code signer()}. A proof that names
+     * the signer must name the sender. Check {@code anchor_signer:<state>} (reference {@code anchor-signers.md}).
+     */
+    private Uni<Check> signerCheck(JsonNode a, String sender, Map<String, Uni<List<SignerEvent>>> histories) {
+        String name = "anchor_signer:" + a.path("to_state").asText();
+        String who = sender.toLowerCase(Locale.ROOT);
+        String named = a.path("signer").asText(null);
+        if (named != null && !named.equalsIgnoreCase(who)) {
+            return Uni.createFrom().item(new Check(name, false, "the proof names signer " + named + " but the log was sent by " + who));
+        }
+        String contract = a.path("contract").asText("").toLowerCase(Locale.ROOT);
+        Uni<List<SignerEvent>> history = histories.computeIfAbsent(contract, c -> chain.logs(c,
+                List.of(SIGNER_ADDED_TOPIC, SIGNER_REMOVED_TOPIC), "latest").map(MandateVerifier::signerEvents).memoize().indefinitely());
+        long block = a.path("block_number").asLong();
+        long logIndex = a.path("log_index").asLong();
+        return history.flatMap(h -> {
+            if (h.isEmpty()) {
+                return chain.ethCall(contract, LEGACY_SIGNER_CALL).map(ret -> {
+                    String only = ret.length() >= 66 ? "0x" + ret.substring(ret.length() - 40).toLowerCase(Locale.ROOT) : "(none)";
+                    return only.equals(who) ? new Check(name, true, who + " is the contract's only signer (a contract without rotation)")
+                            : new Check(name, false, who + " is not the contract's signer " + only);
+                });
+            }
+            return Uni.createFrom().item(authorisedAt(name, h, who, block, logIndex));
+        }).onFailure().recoverWithItem(e -> new Check(name, null, "the contract's signer history could not be read: " + e.getMessage()));
+    }
+
+    static Check authorisedAt(String name, List<SignerEvent> history, String who, long block, long logIndex) {
+        SignerEvent last = null;
+        for (SignerEvent e : history) {
+            if (e.block() > block || (e.block() == block && e.logIndex() > logIndex)) {
+                break;
+            }
+            if (e.signer().equals(who)) {
+                last = e;
+            }
+        }
+        if (last == null) {
+            return new Check(name, false, who + " was never authorised by the contract before this anchor (block " + block + ")");
+        }
+        if (!last.added()) {
+            return new Check(name, false, who + " was removed as a signer in block " + last.block() + " (by " + last.by()
+                    + "), before this anchor");
+        }
+        String later = history.stream().filter(e -> e.signer().equals(who) && !e.added() && e.block() >= block).findFirst()
+                .map(e -> ", removed later in block " + e.block()).orElse("");
+        return new Check(name, true, who + " was a signer: added in block " + last.block() + " by " + last.by() + later);
+    }
+
+    /** The signer history of {@code eth_getLogs}' answer, in chain order. */
+    static List<SignerEvent> signerEvents(JsonNode logs) {
+        List<SignerEvent> out = new ArrayList<>();
+        for (JsonNode l : logs) {
+            JsonNode t = l.path("topics");
+            if (t.size() < 3) {
+                continue;
+            }
+            out.add(new SignerEvent(topicAddress(t.get(1).asText()), topicAddress(t.get(2).asText()),
+                    SIGNER_ADDED_TOPIC.equalsIgnoreCase(t.get(0).asText()), Long.decode(l.path("blockNumber").asText("0x0")),
+                    Long.decode(l.path("logIndex").asText("0x0"))));
+        }
+        out.sort(java.util.Comparator.comparingLong(SignerEvent::block).thenComparingLong(SignerEvent::logIndex));
+        return out;
+    }
+
+    private static String topicAddress(String topic) {
+        return "0x" + topic.substring(topic.length() - 40).toLowerCase(Locale.ROOT);
+    }
+
+    /** The {@code sender} of a MandateAnchored log's data (string offset, ts, sender): the third word. */
+    static String abiSender(String dataHex) {
+        String d = dataHex.startsWith("0x") ? dataHex.substring(2) : dataHex;
+        return d.length() < 192 ? null : "0x" + d.substring(128 + 24, 192).toLowerCase(Locale.ROOT);
+    }
+
+    private Uni<Found> logCheck(JsonNode a, long chainId, String mandateHash) {
         String state = a.path("to_state").asText();
         String name = "anchor:" + state;
         if (a.path("chain_id").asLong() != chainId) {
-            return Uni.createFrom().item(new Check(name, false, "anchored on chain " + a.path("chain_id").asText()
-                    + ", the anchor RPC serves chain " + chainId));
+            return Uni.createFrom().item(new Found(new Check(name, false, "anchored on chain " + a.path("chain_id").asText()
+                    + ", the anchor RPC serves chain " + chainId)));
         }
         String tx = a.path("tx_hash").asText("");
         if (!tx.matches("0x[0-9a-fA-F]{64}")) {
-            return Uni.createFrom().item(new Check(name, false, "malformed transaction hash " + tx));
+            return Uni.createFrom().item(new Found(new Check(name, false, "malformed transaction hash " + tx)));
         }
         return chain.receipt(tx).map(found -> {
             if (found.isEmpty()) {
-                return new Check(name, false, "transaction " + tx + " not found on chain " + chainId);
+                return new Found(new Check(name, false, "transaction " + tx + " not found on chain " + chainId));
             }
             JsonNode r = found.get();
             if (!"0x1".equals(r.path("status").asText())) {
-                return new Check(name, false, "transaction " + tx + " reverted");
+                return new Found(new Check(name, false, "transaction " + tx + " reverted"));
             }
             long block = Long.decode(r.path("blockNumber").asText("0x0"));
             if (block != a.path("block_number").asLong()) {
-                return new Check(name, false, "transaction is in block " + block + ", proof says " + a.path("block_number").asText());
+                return new Found(new Check(name, false, "transaction is in block " + block + ", proof says " + a.path("block_number").asText()));
             }
             JsonNode log = null;
             for (JsonNode l : r.path("logs")) {
@@ -233,20 +339,21 @@ public class MandateVerifier {
                 }
             }
             if (log == null) {
-                return new Check(name, false, "no log with index " + a.path("log_index").asText() + " in " + tx);
+                return new Found(new Check(name, false, "no log with index " + a.path("log_index").asText() + " in " + tx));
             }
             if (!log.path("address").asText("").equalsIgnoreCase(a.path("contract").asText(""))) {
-                return new Check(name, false, "log was emitted by " + log.path("address").asText() + ", proof says "
-                        + a.path("contract").asText());
+                return new Found(new Check(name, false, "log was emitted by " + log.path("address").asText() + ", proof says "
+                        + a.path("contract").asText()));
             }
             JsonNode topics = log.path("topics");
             if (topics.size() != 2 || !ANCHORED_TOPIC.equalsIgnoreCase(topics.get(0).asText())) {
-                return new Check(name, false, "log " + a.path("log_index").asText() + " is not a MandateAnchored event");
+                return new Found(new Check(name, false, "log " + a.path("log_index").asText() + " is not a MandateAnchored event"));
             }
             String loggedState = abiString(log.path("data").asText(""));
             boolean ok = topics.get(1).asText().equalsIgnoreCase(mandateHash) && state.equals(loggedState);
-            return new Check(name, ok, "block " + block + " log " + a.path("log_index").asText() + ": MandateAnchored("
-                    + topics.get(1).asText() + ", \"" + loggedState + "\")");
+            String sender = abiSender(log.path("data").asText(""));
+            return new Found(new Check(name, ok, "block " + block + " log " + a.path("log_index").asText() + ": MandateAnchored("
+                    + topics.get(1).asText() + ", \"" + loggedState + "\") by " + sender), ok ? sender : null);
         });
     }
 

@@ -51,12 +51,16 @@ public record MandateProof(
             String signedAt, boolean publiclyVerifiable, boolean roleBound) {
     }
 
-    /** One anchored transition: the MandateAnchored log carrying {@code mandate_hash} and {@code to_state}. */
+    /**
+     * One anchored transition: the MandateAnchored log carrying {@code mandate_hash} and {@code to_state}, sent by
+     * {@code signer} (the anchor signer; null for anchors recorded before signer rotation: the log's {@code sender}
+     * is the signer then). A verifier checks the log's sender against the contract's signer history.
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    @JsonPropertyOrder({"to_state", "chain_id", "contract", "tx_hash", "block_number", "log_index"})
+    @JsonPropertyOrder({"to_state", "chain_id", "contract", "tx_hash", "block_number", "log_index", "signer"})
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record Anchor(String toState, long chainId, String contract, String txHash, long blockNumber,
-            Integer logIndex) {
+            Integer logIndex, String signer) {
     }
 
     /** A transition whose anchor receipt is still awaited; it moves to {@code anchors} when recorded. */

@@ -20,7 +20,17 @@ public record Transition(
         Instant anchoredAt,
         Instant createdAt,
         Integer anchorLogIndex,
-        String anchorContract) {
+        String anchorContract,
+        /** The anchor signer that sent the anchoring transaction (null for receipts recorded before signer rotation). */
+        String anchorSigner) {
+
+    /** A transition without the anchor signer (not anchored yet, or anchored before signer rotation). */
+    public Transition(UUID id, String mandateId, int seq, MandateState fromState, MandateState toState, String metadata,
+            String anchorTxHash, Long anchorBlockNumber, Long anchorChainId, Instant anchoredAt, Instant createdAt,
+            Integer anchorLogIndex, String anchorContract) {
+        this(id, mandateId, seq, fromState, toState, metadata, anchorTxHash, anchorBlockNumber, anchorChainId, anchoredAt,
+                createdAt, anchorLogIndex, anchorContract, null);
+    }
 
     /** Never anchored: the creation row (rule of the spec). */
     public static final String ANCHOR_NONE = "none";

@@ -32,7 +32,7 @@ public class MandateRepository {
     private static final String WITH_BUDGET = ", " + dev.agentpay.mandate.budget.repository.BudgetColumn.SQL;
 
     private static final String TRANSITION_COLUMNS = "id, mandate_id, seq, from_state, to_state, metadata, anchor_tx_hash,"
-            + " anchor_block_number, anchor_chain_id, anchored_at, created_at, anchor_log_index, anchor_contract";
+            + " anchor_block_number, anchor_chain_id, anchored_at, created_at, anchor_log_index, anchor_contract, anchor_signer";
 
     /** The partner's mandate, or {@code null} (also when it belongs to another partner). */
     public Uni<Mandate> find(SqlClient sql, String id, String partnerId) {
@@ -92,11 +92,11 @@ public class MandateRepository {
 
     public Uni<Void> insertTransition(SqlClient sql, Transition t) {
         return sql.preparedQuery("insert into mandate_transition (" + TRANSITION_COLUMNS
-                        + ") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)")
+                        + ") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)")
                 .execute(Tuple.from(Arrays.asList(t.id(), t.mandateId(), t.seq(),
                         t.fromState() == null ? null : t.fromState().wire(), t.toState().wire(), t.metadata(),
                         t.anchorTxHash(), t.anchorBlockNumber(), t.anchorChainId(), db(t.anchoredAt()),
-                        db(t.createdAt()), t.anchorLogIndex(), t.anchorContract())))
+                        db(t.createdAt()), t.anchorLogIndex(), t.anchorContract(), t.anchorSigner())))
                 .replaceWithVoid();
     }
 
@@ -112,12 +112,12 @@ public class MandateRepository {
      * is unknown, belongs to another mandate, or is the creation row (never anchored, per the spec).
      */
     public Uni<Integer> anchor(SqlClient sql, UUID transitionId, String mandateId, String txHash, long blockNumber,
-            long chainId, int logIndex, String contract, Instant anchoredAt) {
+            long chainId, int logIndex, String contract, String signer, Instant anchoredAt) {
         return sql.preparedQuery("update mandate_transition set anchor_tx_hash = $3, anchor_block_number = $4,"
-                        + " anchor_chain_id = $5, anchored_at = $6, anchor_log_index = $7, anchor_contract = $8"
+                        + " anchor_chain_id = $5, anchored_at = $6, anchor_log_index = $7, anchor_contract = $8, anchor_signer = $9"
                         + " where id = $1 and mandate_id = $2 and from_state is not null")
                 .execute(Tuple.from(Arrays.asList(transitionId, mandateId, txHash, blockNumber, chainId, db(anchoredAt),
-                        logIndex, contract)))
+                        logIndex, contract, signer)))
                 .map(rs -> rs.rowCount());
     }
 
@@ -172,6 +172,6 @@ public class MandateRepository {
                 from == null ? null : MandateState.fromWire(from), MandateState.fromWire(r.getString("to_state")),
                 r.getString("metadata"), r.getString("anchor_tx_hash"), r.getLong("anchor_block_number"),
                 r.getLong("anchor_chain_id"), instant(r, "anchored_at"), instant(r, "created_at"),
-                r.getInteger("anchor_log_index"), r.getString("anchor_contract"));
+                r.getInteger("anchor_log_index"), r.getString("anchor_contract"), r.getString("anchor_signer"));
     }
 }

@@ -105,7 +105,7 @@ public class MandateQueries {
                 List<MandateProof.Signature> sigs = m.signers().stream().map(p -> proofSignature(m, p)).toList();
                 List<MandateProof.Anchor> anchors = ts.stream().filter(t -> t.anchorTxHash() != null)
                         .map(t -> new MandateProof.Anchor(t.toState().wire(), t.anchorChainId(), t.anchorContract(),
-                                t.anchorTxHash(), t.anchorBlockNumber(), t.anchorLogIndex()))
+                                t.anchorTxHash(), t.anchorBlockNumber(), t.anchorLogIndex(), t.anchorSigner()))
                         .toList();
                 List<MandateProof.PendingAnchor> pending = ts.stream()
                         .filter(t -> Transition.ANCHOR_PENDING.equals(t.anchorStatus()))

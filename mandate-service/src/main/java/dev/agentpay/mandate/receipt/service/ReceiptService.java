@@ -77,7 +77,7 @@ public class ReceiptService {
             Runnable unknown) {
         return pool.withTransaction(conn -> idempotent.once(conn, event.eventId(), consumer,
                 tx -> applyAnchor(tx, transitionId, event.aggregateId(), event.txHash(), event.blockNumber(),
-                        event.chainId(), event.logIndex(), event.contract(), Times.now()).invoke(n -> {
+                        event.chainId(), event.logIndex(), event.contract(), event.signer(), Times.now()).invoke(n -> {
                             if (n == 0) {
                                 unknown.run();
                             }
@@ -94,8 +94,8 @@ public class ReceiptService {
      * @return the rows changed: 0 for an unknown transition, another mandate's, or the creation row
      */
     public Uni<Integer> applyAnchor(SqlClient tx, UUID transitionId, String mandateId, String txHash, long blockNumber,
-            long chainId, int logIndex, String contract, Instant now) {
-        return mandates.anchor(tx, transitionId, mandateId, txHash, blockNumber, chainId, logIndex, contract, now)
+            long chainId, int logIndex, String contract, String signer, Instant now) {
+        return mandates.anchor(tx, transitionId, mandateId, txHash, blockNumber, chainId, logIndex, contract, signer, now)
                 .flatMap(n -> n == 0 ? Uni.createFrom().item(n)
                         : mandates.findAny(tx, mandateId).flatMap(m -> mandates.transitions(tx, mandateId).flatMap(ts -> {
                             Transition anchored = ts.stream().filter(t -> t.id().equals(transitionId)).findFirst()

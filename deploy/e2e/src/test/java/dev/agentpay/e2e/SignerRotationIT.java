@@ -1,0 +1,220 @@
+package dev.agentpay.e2e;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.localstack.RepoPaths;
+import io.restassured.specification.RequestSpecification;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 31, "Done when" (rotation half): the anchor signer is rotated on the real stack under load (mandates
+ * created and signed all along), through the operator API. One wallet-signed mandate is signed before the rotation
+ * (anchored by the old signer) and completed after it (anchored by the new one): its proof carries anchors of both
+ * signers, and the independent CLI and the MCP tool verify it (each anchor's sender a signer of the contract at that
+ * block); a proof naming the wrong signer fails. Every mandate of the load is anchored, by one signer or the other.
+ * Rotates the shared stack's signer for good (account #0 to #9), so it runs after the other ITs that read it.
+ */
+@Order(80)
+class SignerRotationIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path WALLET = RepoPaths.root().resolve("deploy/e2e/src/test/js/wallet.mjs");
+    private static final Path VERIFIER = RepoPaths.root().resolve("tools/verify-mandate/verify.mjs");
+
+    record Run(int exit, String out) {
+    }
+
+    @Test
+    void rotatesUnderLoadAndProofsOfBothSignersVerifyWithTheCli() throws Exception {
+        Map<String, String> env = SharedStack.env();
+        String base = env.get("BASE_URL");
+        String key = env.get("API_KEY");
+        String old = env.get("ANCHOR_SIGNER_ADDRESS").toLowerCase(Locale.ROOT);
+        String next = env.get("ANCHOR_NEXT_SIGNER_ADDRESS").toLowerCase(Locale.ROOT);
+        String active = admin(env).get("/admin/v1/anchor/signers").then().statusCode(200).extract().path("data.active");
+        Assumptions.assumeTrue(old.equals(active), "this stack's signer was rotated by an earlier run (active " + active + ")");
+
+        // a wallet mandate signed by both before the rotation: anchored by the old signer
+        String chainId = env.get("ANCHOR_CHAIN_ID");
+        JsonNode alice = JSON.readTree(node(List.of(WALLET.toString(), "new"), null).out());
+        JsonNode bob = JSON.readTree(node(List.of(WALLET.toString(), "new"), null).out());
+        Map<String, Object> body = Map.of("proposer", "eip155:" + chainId + ":" + alice.get("address").asText(),
+                "counterparty", "eip155:" + chainId + ":" + bob.get("address").asText(),
+                "scope", "Anchored across a signer rotation",
+                "terms", Map.of("amount", 12, "currency", "USDC", "deliverable", "rotation.pdf"),
+                "expiry", Instant.now().plus(3, ChronoUnit.DAYS).toString());
+        String id = given().baseUri(base).header("x-api-key", key).contentType("application/json").body(body)
+                .post("/v1/mandates").then().statusCode(201).extract().path("data.mandate_id");
+        String typedData = JSON.writeValueAsString(proof(base, id).get("typed_data"));
+        sign(base, key, id, "proposer", node(List.of(WALLET.toString(), "sign", alice.get("privateKey").asText()), typedData).out().trim());
+        sign(base, key, id, "counterparty", node(List.of(WALLET.toString(), "sign", bob.get("privateKey").asText()), typedData).out().trim());
+        awaitAnchors(base, id, 2);
+
+        // load: HMAC mandates created and signed by both, two at a time, before, during and after the rotation
+        MandateFlows flows = new MandateFlows(base, key, env.get("SIGNING_SECRET"));
+        List<String> load = new CopyOnWriteArrayList<>();
+        List<Throwable> loadErrors = new CopyOnWriteArrayList<>();
+        AtomicBoolean running = new AtomicBoolean(true);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        for (int t = 0; t < 2; t++) {
+            pool.submit(() -> {
+                while (running.get()) {
+                    try {
+                        String m = flows.create();
+                        String sig = flows.signature(flows.get(m));
+                        flows.sign(m, "proposer", sig);
+                        flows.sign(m, "counterparty", sig);
+                        load.add(m);
+                    } catch (Throwable e) {
+                        loadErrors.add(e);
+                        return;
+                    }
+                }
+            });
+        }
+        try {
+            await("load running").atMost(Duration.ofSeconds(30)).until(() -> load.size() >= 4);
+            admin(env).post("/admin/v1/anchor/signers/rotate").then().statusCode(202)
+                    .body("data.from_signer", equalTo(old)).body("data.to_signer", equalTo(next));
+            admin(env).post("/admin/v1/anchor/signers/rotate").then().statusCode(409)
+                    .body("error.code", equalTo("rotation_in_progress")).body("error.message", containsString("waits for"));
+            await("rotation done").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).until(() ->
+                    admin(env).get("/admin/v1/anchor/signers").then().extract().jsonPath().getString("data.active").equals(next)
+                            && admin(env).get("/admin/v1/anchor/signers").then().extract().jsonPath().get("data.in_progress") == null);
+            int atDone = load.size();
+            await("load goes on after the rotation").atMost(Duration.ofSeconds(60)).until(() -> load.size() >= atDone + 4);
+        } finally {
+            running.set(false);
+            pool.shutdown();
+            pool.awaitTermination(30, TimeUnit.SECONDS);
+        }
+        assertThat(loadErrors).isEmpty();
+
+        // the wallet mandate completes after the rotation: its last anchors are the new signer's
+        given().baseUri(base).header("x-api-key", key).post("/v1/mandates/" + id + "/complete").then().statusCode(200);
+        JsonNode proof = awaitAnchors(base, id, 4);
+        assertThat(proof.get("anchors").get(0).get("signer").asText()).isEqualTo(old);
+        assertThat(proof.get("anchors").get(3).get("signer").asText()).isEqualTo(next);
+
+        Path dir = Files.createDirectories(RepoPaths.root().resolve("deploy/e2e/target/proofs"));
+        Run ok = verify(dir, proof, env);
+        assertThat(ok.exit()).as(ok.out()).isZero();
+        assertThat(ok.out()).contains("\nVERIFIED").contains("PASS  anchor_signer:signed_by_both: " + checksum(old))
+                .contains("PASS  anchor_signer:completed: " + checksum(next));
+        JsonNode mcp = verifyWithMcp(base, id);
+        assertThat(mcp.path("verdict").asText()).as(mcp.toString()).isEqualTo("verified");
+        assertThat(mcp.toString()).contains("anchor_signer:signed_by_both", "anchor_signer:completed");
+
+        // a proof naming another signer than the one that sent the anchor fails, and says which
+        ObjectNode lying = proof.deepCopy();
+        ((ObjectNode) lying.get("anchors").get(3)).put("signer", old);
+        Run bad = verify(dir, lying, env);
+        assertThat(bad.exit()).as(bad.out()).isEqualTo(1);
+        assertThat(bad.out()).contains("FAIL  anchor_signer:completed").contains("FAILED: anchor_signer:completed");
+
+        // every mandate of the load is anchored (both transitions), by the old signer or the new one, both seen
+        List<String> signers = new ArrayList<>();
+        for (String m : load) {
+            JsonNode p = awaitAnchors(base, m, 2);
+            p.get("anchors").forEach(a -> signers.add(a.get("signer").asText()));
+        }
+        assertThat(signers).contains(old, next).allMatch(s -> s.equals(old) || s.equals(next));
+        // a load mandate anchored by the new signer: nothing fails (HMAC signatures make it unverifiable, not failed)
+        String late = load.get(load.size() - 1);
+        Run hmac = verify(dir, proof(base, late), env);
+        assertThat(hmac.exit()).as(hmac.out()).isEqualTo(3);
+        assertThat(hmac.out()).doesNotContain("FAIL ").contains("PASS  anchor_signer:signed_by_both");
+    }
+
+    private static String checksum(String address) {
+        return org.web3j.crypto.Keys.toChecksumAddress(address);
+    }
+
+    private static RequestSpecification admin(Map<String, String> env) {
+        return given().baseUri(env.get("ANCHOR_SERVICE_URL")).header("x-admin-key", env.get("ADMIN_API_KEY"));
+    }
+
+    private static JsonNode awaitAnchors(String base, String id, int n) {
+        return await("anchors of " + id).atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).until(() -> {
+            JsonNode p = proof(base, id);
+            return p.get("anchors").size() == n ? p : null;
+        }, Objects::nonNull);
+    }
+
+    private static JsonNode verifyWithMcp(String base, String id) throws Exception {
+        String req = JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 1, "method", "tools/call",
+                "params", Map.of("name", "service_verify_mandate", "arguments", Map.of("mandate_id", id))));
+        String body = given().baseUri(base).contentType("application/json").accept("application/json, text/event-stream")
+                .body(req).post("/disco/mcp").then().statusCode(200).extract().asString();
+        JsonNode result = JSON.readTree(body).path("result");
+        assertThat(result.path("isError").asBoolean(true)).as(body).isFalse();
+        return result.path("structuredContent");
+    }
+
+    private static Run verify(Path dir, JsonNode proof, Map<String, String> env) throws Exception {
+        Path file = Files.createTempFile(dir, "rotation-proof-", ".json");
+        Files.writeString(file, JSON.writeValueAsString(proof));
+        return node(List.of(VERIFIER.toString(), "--proof", file.toString(), "--rpc-url", env.get("ANCHOR_RPC_URL")), null);
+    }
+
+    private static JsonNode proof(String base, String id) {
+        try {
+            return JSON.readTree(given().baseUri(base).get("/v1/public/mandates/" + id + "/proof").then().statusCode(200)
+                    .extract().asString()).get("data");
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static void sign(String base, String key, String id, String signer, String signature) {
+        given().baseUri(base).header("x-api-key", key).contentType("application/json")
+                .body(Map.of("signer", signer, "scheme", "eip712", "signature", signature))
+                .post("/v1/mandates/" + id + "/sign").then().statusCode(200);
+    }
+
+    private static Run node(List<String> args, String stdin) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add("node");
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        if (stdin != null) {
+            p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+        }
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("node " + args + " did not finish");
+        }
+        String text = new String(out, StandardCharsets.UTF_8);
+        if (p.exitValue() == 2) {
+            throw new AssertionError("node " + args + " failed: " + text);
+        }
+        return new Run(p.exitValue(), text);
+    }
+}
