@@ -22,6 +22,9 @@ public final class EventTypes {
             "mandate.in_progress",
             "mandate.completed",
             "mandate.disputed",
+            // disputes that end (issue 30): evidence (an anchored row, not a state change) and the resolution
+            "mandate.dispute_evidence",
+            "mandate.dispute_resolved",
             "mandate.expired",
             MandateEvent.ANCHORED,
             // charges against a mandate's budget (issue 28): data = {mandate_id, charge, budget}

@@ -58,6 +58,13 @@ public class MandateRepository {
                 .map(rs -> rs.size() == 0 ? null : map(rs.iterator().next()));
     }
 
+    /** Any partner's mandate row-locked until the transaction ends (the operator's arbiter), or {@code null}. */
+    public Uni<Mandate> lockAny(SqlClient sql, String id) {
+        return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where id = $1 for update")
+                .execute(Tuple.of(id))
+                .map(rs -> rs.size() == 0 ? null : map(rs.iterator().next()));
+    }
+
     /** Locks up to {@code limit} live mandates whose expiry has passed, skipping those another transaction holds. */
     public Uni<List<Mandate>> lockExpired(SqlClient sql, Instant now, int limit) {
         return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where state = any($1) and expires_at <= $2"
