@@ -100,7 +100,7 @@ class DocumentsTest {
         assertThat(invoice).containsEntry("price_usdc", "0.01").containsEntry("price_atomic", "10000").containsEntry("decimals", 6);
         assertThat(settle).containsEntry("price_usdc", "0.005").containsEntry("price_atomic", "5000");
         assertThat(query).containsEntry("price_usdc", "0");
-        assertThat(p.<String>getList("tools.name")).hasSize(9);
+        assertThat(p.<String>getList("tools.name")).hasSize(11);
         Map<String, Object> pay = p.getMap("tools.find { it.name == 'service_pay_invoice' }");
         assertThat(pay).containsEntry("price_usdc", "invoice amount").containsEntry("endpoint", "POST /v1/invoices/{id}/pay");
     }
