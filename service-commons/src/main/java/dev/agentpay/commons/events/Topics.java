@@ -20,6 +20,10 @@ public final class Topics {
     public static final String PLATFORM_EVENTS = "platform-events";
     /** The partner registry, compacted, keyed by partner id; produced by mandate-service (partner administration). */
     public static final String PARTNERS = "partners";
+    /** MandateEscrow events and command failures (issue 30), from settlement-watcher; key: mandate hash. */
+    public static final String ESCROW_EVENTS = "escrow-events";
+    /** MandateEscrow operator commands (release, freeze, resolve) from mandate-service; key: mandate hash. */
+    public static final String ESCROW_COMMANDS = "escrow-commands";
 
     /**
      * The dead-letter topic of one consumer ({@code dlt.<service>.<topic it reads>}): records it can never
@@ -43,6 +47,10 @@ public final class Topics {
     public static final String DLT_WEBHOOK_PLATFORM_EVENTS = deadLetter("webhook-dispatcher", PLATFORM_EVENTS);
     public static final String DLT_WATCHER_INVOICE_EVENTS = deadLetter("settlement-watcher", INVOICE_EVENTS);
     public static final String DLT_PARTNERS = deadLetter("all-services", PARTNERS);
+    public static final String DLT_WATCHER_ESCROW_COMMANDS = deadLetter("settlement-watcher", ESCROW_COMMANDS);
+    public static final String DLT_MANDATE_ESCROW_EVENTS = deadLetter("mandate-service", ESCROW_EVENTS);
+    /** invoice-service's escrow-events consumer (charge invoices settled by escrow releases, issue 30). */
+    public static final String DLT_INVOICE_ESCROW_EVENTS = deadLetter("invoice-service", ESCROW_EVENTS);
 
     /** Partitions and clean-up policy of one topic; the launcher, the tests and the Helm chart create topics from this. */
     public record TopicSpec(String name, int partitions, boolean compacted, long retentionMs) {
@@ -63,6 +71,8 @@ public final class Topics {
             new TopicSpec(INVOICE_EVENTS, 6, false, SEVEN_DAYS_MS),
             new TopicSpec(PLATFORM_EVENTS, 1, false, SEVEN_DAYS_MS),
             new TopicSpec(PARTNERS, 1, true, -1),
+            new TopicSpec(ESCROW_EVENTS, 6, false, SEVEN_DAYS_MS),
+            new TopicSpec(ESCROW_COMMANDS, 6, false, SEVEN_DAYS_MS),
             dlt(DLT_ANCHOR_MANDATE_EVENTS),
             dlt(DLT_MANDATE_ANCHOR_RECEIPTS),
             dlt(DLT_MANDATE_INVOICE_EVENTS),
@@ -74,7 +84,10 @@ public final class Topics {
             dlt(DLT_WEBHOOK_INVOICE_EVENTS),
             dlt(DLT_WEBHOOK_PLATFORM_EVENTS),
             dlt(DLT_WATCHER_INVOICE_EVENTS),
-            dlt(DLT_PARTNERS));
+            dlt(DLT_PARTNERS),
+            dlt(DLT_WATCHER_ESCROW_COMMANDS),
+            dlt(DLT_MANDATE_ESCROW_EVENTS),
+            dlt(DLT_INVOICE_ESCROW_EVENTS));
 
     private Topics() {
     }

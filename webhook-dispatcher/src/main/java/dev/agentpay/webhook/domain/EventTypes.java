@@ -32,6 +32,11 @@ public final class EventTypes {
             "mandate.charge_settled",
             "mandate.charge_released",
             "mandate.budget_exhausted",
+            // the mandate's escrow on chain (issue 30): data = {mandate_id, escrow, escrow_event}
+            "mandate.escrow_funded",
+            "mandate.escrow_released",
+            "mandate.escrow_refunded",
+            "mandate.escrow_resolved",
             InvoiceEvent.CREATED,
             InvoiceEvent.PARTIALLY_PAID,
             InvoiceEvent.SETTLED,

@@ -48,6 +48,8 @@ import java.util.UUID;
 @ApplicationScoped
 public class DisputeService {
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(DisputeService.class);
+
     /** {@code triggered_by} of the arbiter's resolution. */
     public static final String ARBITER = "arbiter";
 
@@ -68,6 +70,9 @@ public class DisputeService {
 
     @Inject
     DisputeConfig config;
+
+    @Inject
+    dev.agentpay.mandate.escrow.service.EscrowService escrow;
 
     /** A validated piece of evidence. */
     public record NewEvidence(String party, String text, List<String> links, String triggeredBy) {
@@ -152,6 +157,7 @@ public class DisputeService {
             }
             return disputes.find(conn, m.id).flatMap(c -> {
                 requireOpen(m, c);
+                requireFrozen(m);
                 return held(conn, m).flatMap(held -> {
                     if (!toCounterparty.add(toProposer).equals(held)) {
                         throw new SumMismatch(Usdc.text(toCounterparty), Usdc.text(toProposer), Usdc.text(held));
@@ -172,6 +178,7 @@ public class DisputeService {
     public Uni<Integer> resolveDue() {
         Instant now = Times.now();
         return pool.withTransaction(conn -> disputes.lockDue(conn, now, config.batchSize()).flatMap(due -> {
+            java.util.concurrent.atomic.AtomicInteger resolved = new java.util.concurrent.atomic.AtomicInteger();
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (DisputeRepository.Due d : due) {
                 chain = chain.flatMap(v -> mandates.lock(conn, d.mandateId(), d.partnerId()).flatMap(m -> disputes.find(conn, m.id)
@@ -179,13 +186,19 @@ public class DisputeService {
                             if (m.state != MandateState.DISPUTED || c == null || !c.open() || now.isBefore(c.deadlineAt())) {
                                 return Uni.createFrom().voidItem();
                             }
+                            if (!frozenOrEmpty(m)) {
+                                LOG.warnf("dispute of %s is past its deadline, but its escrow is %s, not frozen yet: the refund waits",
+                                        m.id, m.escrow.state());
+                                return Uni.createFrom().voidItem();
+                            }
                             return held(conn, m).flatMap(held -> settle(conn, m, DisputeCase.DEADLINE_REFUND, BigInteger.ZERO,
                                     held, "the dispute was not resolved by its deadline " + ApiJson.time(c.deadlineAt())
                                             + ": everything held goes back to the funder", MandateService.SYSTEM, now))
-                                    .replaceWithVoid();
+                                    .invoke(done -> resolved.incrementAndGet()).replaceWithVoid();
                         })));
             }
-            return chain.replaceWith(due.size());
+            // only what was resolved counts: a batch of disputes that must wait (escrow not frozen yet) ends the run
+            return chain.map(v -> resolved.get());
         }));
     }
 
@@ -206,6 +219,7 @@ public class DisputeService {
         return mandates.transitions(conn, m.id).flatMap(ts -> {
             List<Transition> history = new ArrayList<>(ts);
             return mandateService.resolveDispute(conn, m, history, triggeredBy, meta, now)
+                    .flatMap(row -> escrow.resolve(conn, m, toCounterparty, toProposer, now).replaceWith(row))
                     .flatMap(row -> disputes.resolve(conn, m.id, outcome, toCounterparty, toProposer, note, now, row.id()))
                     .invoke(n -> {
                         if (n != 1) {
@@ -221,7 +235,21 @@ public class DisputeService {
      * platform holds nothing for the mandate (its charges are invoices paid directly), so 0.
      */
     Uni<BigInteger> held(SqlConnection conn, Mandate m) {
-        return Uni.createFrom().item(BigInteger.ZERO);
+        return Uni.createFrom().item(dev.agentpay.mandate.escrow.service.EscrowService.held(m));
+    }
+
+    /** Whether the mandate's escrow can be resolved now: frozen on chain, or holding nothing (or no escrow at all). */
+    private static boolean frozenOrEmpty(Mandate m) {
+        return m.escrow == null || !m.escrow.holding()
+                || dev.agentpay.mandate.escrow.domain.EscrowState.FROZEN.equals(m.escrow.state());
+    }
+
+    /** 409 {@code escrow_not_frozen}: the contract resolves only a frozen escrow, and the freeze is not confirmed yet. */
+    private static void requireFrozen(Mandate m) {
+        if (!frozenOrEmpty(m)) {
+            throw ApiException.conflict("escrow_not_frozen", "the mandate's escrow on " + m.escrow.chain() + " is "
+                    + m.escrow.state() + ": the freeze sent when the dispute opened is not confirmed on chain yet; retry shortly");
+        }
     }
 
     private static DisputeViews.CaseView caseView(Mandate m, DisputeCase c, List<Evidence> evidence, BigInteger held) {
@@ -231,7 +259,8 @@ public class DisputeService {
                     .map(DisputeViews.EvidenceView::of).toList()));
         }
         return new DisputeViews.CaseView(m.id, m.state.wire(), c.status(), c.reason(), c.openedBy(), ApiJson.time(c.openedAt()),
-                ApiJson.time(c.deadlineAt()), "refund_funder", Usdc.text(held), null, sides, DisputeViews.ResolutionView.of(c));
+                ApiJson.time(c.deadlineAt()), "refund_funder", Usdc.text(held),
+                dev.agentpay.mandate.escrow.domain.EscrowView.of(m.escrow), sides, DisputeViews.ResolutionView.of(c));
     }
 
     private static void requireOpen(Mandate m, DisputeCase c) {

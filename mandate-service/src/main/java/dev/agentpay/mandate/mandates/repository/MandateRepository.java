@@ -29,7 +29,8 @@ public class MandateRepository {
             + " parties";
 
     /** The budget (issue 28) read with the mandate, as one JSON column ({@code BudgetColumn}); null without a budget. */
-    private static final String WITH_BUDGET = ", " + dev.agentpay.mandate.budget.repository.BudgetColumn.SQL;
+    private static final String WITH_BUDGET = ", " + dev.agentpay.mandate.budget.repository.BudgetColumn.SQL
+            + ", " + dev.agentpay.mandate.escrow.repository.EscrowColumn.SQL;
 
     private static final String TRANSITION_COLUMNS = "id, mandate_id, seq, from_state, to_state, metadata, anchor_tx_hash,"
             + " anchor_block_number, anchor_chain_id, anchored_at, created_at, anchor_log_index, anchor_contract";
@@ -170,6 +171,7 @@ public class MandateRepository {
         m.eip712Contract = r.getString("eip712_contract");
         m.parties = PartiesColumn.read(r.getString("parties"));
         dev.agentpay.mandate.budget.repository.BudgetColumn.read(r, m);
+        m.escrow = dev.agentpay.mandate.escrow.repository.EscrowColumn.read(r);
         return m;
     }
 

@@ -76,6 +76,9 @@ public class MandateService {
     @Inject
     dev.agentpay.mandate.dispute.config.DisputeConfig disputeConfig;
 
+    @Inject
+    dev.agentpay.mandate.escrow.service.EscrowService escrow;
+
     /** Event type of a piece of dispute evidence: an anchored row of the mandate that is not a state change. */
     public static final String DISPUTE_EVIDENCE_EVENT = "mandate.dispute_evidence";
 
@@ -257,6 +260,8 @@ public class MandateService {
                     null, null, null);
             return transition(conn, m, history, MandateState.DISPUTED, triggeredBy, Map.of("reason", reason), now)
                     .flatMap(v -> disputes.insertCase(conn, opened))
+                    // an escrow holding money for the mandate is frozen on chain until the dispute is decided
+                    .flatMap(v -> escrow.freeze(conn, m, now))
                     .map(v -> {
                         Map<String, Object> data = stateAnswer(m, history);
                         data.put("dispute_reason", m.disputeReason);
