@@ -117,7 +117,7 @@ class DocumentsTest {
     @Test
     void referencesServeStateMachinesAndDeepDives() {
         given().get("/disco/reference/mandate-state-machine.json").then().statusCode(200)
-                .body("terminal", equalTo(List.of("completed", "disputed", "expired")));
+                .body("terminal", equalTo(List.of("completed", "resolved", "expired")));
         given().get("/disco/reference/canonical-signing.md").then().statusCode(200)
                 .contentType(startsWith("text/markdown")).body(org.hamcrest.Matchers.containsString("counterparty_agent_id"));
         given().get("/disco/reference/nope.md").then().statusCode(404).body("error.code", equalTo("reference_not_found"));

@@ -53,7 +53,7 @@ class McpTest {
     void toolsListWorksWithoutInitializeOrSession() throws Exception {
         Response r = rpc("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\",\"params\":{}}");
         r.then().statusCode(200).contentType("application/json").header("Mcp-Session-Id", nullValue())
-                .body("id", equalTo(7)).body("result.tools.size()", equalTo(9));
+                .body("id", equalTo(7)).body("result.tools.size()", equalTo(11));
         JsonNode tools = M.readTree(r.asString()).path("result").path("tools");
         for (JsonNode t : tools) {
             assertThat(t.path("name").asText()).startsWith("service_");
