@@ -100,7 +100,7 @@ class DocumentsTest {
         assertThat(invoice).containsEntry("price_usdc", "0.01").containsEntry("price_atomic", "10000").containsEntry("decimals", 6);
         assertThat(settle).containsEntry("price_usdc", "0.005").containsEntry("price_atomic", "5000");
         assertThat(query).containsEntry("price_usdc", "0");
-        assertThat(p.<String>getList("tools.name")).hasSize(9);
+        assertThat(p.<String>getList("tools.name")).hasSize(11);
         Map<String, Object> pay = p.getMap("tools.find { it.name == 'service_pay_invoice' }");
         assertThat(pay).containsEntry("price_usdc", "invoice amount").containsEntry("endpoint", "POST /v1/invoices/{id}/pay");
     }
@@ -117,7 +117,7 @@ class DocumentsTest {
     @Test
     void referencesServeStateMachinesAndDeepDives() {
         given().get("/disco/reference/mandate-state-machine.json").then().statusCode(200)
-                .body("terminal", equalTo(List.of("completed", "disputed", "expired")));
+                .body("terminal", equalTo(List.of("completed", "resolved", "expired")));
         given().get("/disco/reference/canonical-signing.md").then().statusCode(200)
                 .contentType(startsWith("text/markdown")).body(org.hamcrest.Matchers.containsString("counterparty_agent_id"));
         given().get("/disco/reference/nope.md").then().statusCode(404).body("error.code", equalTo("reference_not_found"));

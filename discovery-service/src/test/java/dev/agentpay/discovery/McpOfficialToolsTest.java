@@ -62,7 +62,8 @@ class McpOfficialToolsTest {
         assertThat(r.exit()).as(r.output()).isZero();
         assertThat(r.output()).as("schema portability report").doesNotContain("Warning: tool").doesNotContain(" errors, ");
         for (String tool : List.of("service_create_invoice", "service_settle_invoice", "service_pay_invoice", "service_query_mandate",
-                "service_verify_mandate", "service_dispute_open", "service_charge_mandate", "service_get_pricing",
+                "service_verify_mandate", "service_dispute_open", "service_dispute_add_evidence", "service_dispute_status",
+                "service_charge_mandate", "service_get_pricing",
                 "service_get_trust_signals")) {
             assertThat(r.output()).contains(tool);
         }
@@ -88,7 +89,7 @@ class McpOfficialToolsTest {
                 "DISPUTE_MANDATE_ID", stub.mandate("signed_by_both"),
                 "API_KEY", UpstreamStub.API_KEY), Duration.ofMinutes(2));
         assertThat(r.exit()).as(r.output()).isZero();
-        assertThat(r.output()).contains("\"failures\":[]").contains("\"tools\":9");
+        assertThat(r.output()).contains("\"failures\":[]").contains("\"tools\":11");
     }
 
     static Run run(List<String> command, Map<String, String> env, Duration timeout) throws IOException, InterruptedException {

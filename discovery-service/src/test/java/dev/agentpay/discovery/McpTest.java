@@ -53,7 +53,7 @@ class McpTest {
     void toolsListWorksWithoutInitializeOrSession() throws Exception {
         Response r = rpc("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\",\"params\":{}}");
         r.then().statusCode(200).contentType("application/json").header("Mcp-Session-Id", nullValue())
-                .body("id", equalTo(7)).body("result.tools.size()", equalTo(9));
+                .body("id", equalTo(7)).body("result.tools.size()", equalTo(11));
         JsonNode tools = M.readTree(r.asString()).path("result").path("tools");
         for (JsonNode t : tools) {
             assertThat(t.path("name").asText()).startsWith("service_");
@@ -205,6 +205,60 @@ class McpTest {
         assertThat(again.get("isError").asBoolean()).isTrue();
         assertThat(again.at("/content/1/text").asText()).contains("cannot be disputed");
         assertThat(again.at("/structuredContent/error/code").asText()).isEqualTo("invalid_transition");
+    }
+
+    @Test
+    void disputeEvidenceAndStatusWrapTheDisputeApiWithThePartnersCredential() throws Exception {
+        UpstreamStub stub = UpstreamStubResource.stub();
+        String id = stub.mandate("disputed");
+        String path = "/v1/mandates/" + id + "/dispute/evidence";
+        JsonNode noKey = call("service_dispute_add_evidence", Map.of("mandate_id", id, "party", "proposer", "text", "the log"));
+        assertThat(noKey.get("isError").asBoolean()).isTrue();
+        assertThat(noKey.at("/content/1/text").asText()).contains("api_key: is required");
+        JsonNode sixLinks = call("service_dispute_add_evidence", Map.of("mandate_id", id, "party", "proposer", "text", "the log",
+                "links", List.of("https://a/1", "https://a/2", "https://a/3", "https://a/4", "https://a/5", "https://a/6"),
+                "api_key", UpstreamStub.API_KEY));
+        assertThat(sixLinks.at("/content/1/text").asText()).contains("links: must have at most 5 items");
+        JsonNode badLink = call("service_dispute_add_evidence", Map.of("mandate_id", id, "party", "proposer", "text", "the log",
+                "links", List.of("ftp://a/1"), "api_key", UpstreamStub.API_KEY));
+        assertThat(badLink.at("/content/1/text").asText()).contains("links[0]: does not have the expected form");
+        JsonNode longText = call("service_dispute_add_evidence", Map.of("mandate_id", id, "party", "proposer",
+                "text", "x".repeat(10_001), "api_key", UpstreamStub.API_KEY));
+        assertThat(longText.at("/structuredContent/error/code").asText()).isEqualTo("invalid_arguments");
+        assertThat(stub.seen("POST", path)).isEmpty();
+
+        JsonNode ok = call("service_dispute_add_evidence", Map.of("mandate_id", id, "party", "counterparty", "text", "the log",
+                "links", List.of("https://example.com/log"), "idempotency_key", "ev-1", "api_key", UpstreamStub.API_KEY));
+        assertThat(ok.get("isError").asBoolean()).as(ok.toString()).isFalse();
+        assertThat(ok.at("/structuredContent/evidence_id").asText()).startsWith("evd_");
+        UpstreamStub.Seen sent = stub.seen("POST", path).get(0);
+        assertThat(sent.headers().get("X-api-key")).containsExactly(UpstreamStub.API_KEY);
+        assertThat(sent.headers().get("Idempotency-key")).containsExactly("ev-1");
+        JsonNode body = M.readTree(sent.body());
+        assertThat(body.get("party").asText()).isEqualTo("counterparty");
+        assertThat(body.get("links").get(0).asText()).isEqualTo("https://example.com/log");
+        assertThat(body.get("triggered_by").asText()).isEqualTo("mcp:service_dispute_add_evidence");
+        assertThat(body.has("api_key")).isFalse();
+        assertThat(body.has("idempotency_key")).isFalse();
+
+        JsonNode party = call("service_dispute_add_evidence", Map.of("mandate_id", id, "party", "seller", "text", "the log",
+                "api_key", UpstreamStub.API_KEY));
+        assertThat(party.at("/structuredContent/error/code").asText()).isEqualTo("invalid_party");
+
+        JsonNode status = call("service_dispute_status", Map.of("mandate_id", id, "access_token", UpstreamStub.BEARER));
+        assertThat(status.get("isError").asBoolean()).as(status.toString()).isFalse();
+        assertThat(status.at("/structuredContent/status").asText()).isEqualTo("open");
+        assertThat(status.at("/structuredContent/sides/1/evidence/0/evidence_id").asText())
+                .isEqualTo(ok.at("/structuredContent/evidence_id").asText());
+
+        String signed = stub.mandate("signed_by_both");
+        JsonNode notOpen = call("service_dispute_add_evidence", Map.of("mandate_id", signed, "party", "proposer", "text", "x",
+                "api_key", UpstreamStub.API_KEY));
+        assertThat(notOpen.at("/structuredContent/error/code").asText()).isEqualTo("dispute_not_open");
+        JsonNode never = call("service_dispute_status", Map.of("mandate_id", signed, "api_key", UpstreamStub.API_KEY));
+        assertThat(never.get("isError").asBoolean()).isTrue();
+        assertThat(never.at("/structuredContent/error/code").asText()).isEqualTo("no_dispute");
+        assertThat(never.at("/content/1/text").asText()).contains("never disputed");
     }
 
     @Test

@@ -211,7 +211,8 @@ class WebhookApiTest {
                         "mandate.expired", "mandate.anchored", "mandate.charge_created", "mandate.charge_settled",
                         "mandate.charge_released", "mandate.budget_exhausted", "invoice.settled", "invoice.partially_paid",
                         "invoice.overpaid", "invoice.expired", "invoice.paid_late", "disco.benchmark.published",
-                        "mandate.partially_signed", "mandate.signed_by_all"))
+                        "mandate.partially_signed", "mandate.signed_by_all", "mandate.dispute_evidence", "mandate.dispute_resolved",
+                        "mandate.escrow_funded", "mandate.escrow_released", "mandate.escrow_refunded", "mandate.escrow_resolved"))
                 .body("data", not(org.hamcrest.Matchers.hasItem("mandate.unknown")));
     }
 

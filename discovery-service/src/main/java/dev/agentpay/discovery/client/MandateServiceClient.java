@@ -58,6 +58,25 @@ public class MandateServiceClient {
                 .putHeader(credential.header(), credential.value()), body));
     }
 
+    /**
+     * One piece of dispute evidence ({@code POST /v1/mandates/{id}/dispute/evidence}); never retried here (it adds a row):
+     * the caller repeats it with the same idempotency key, which answers the first answer.
+     */
+    public Uni<UpstreamResponse> disputeEvidence(String mandateId, Credential credential, String idempotencyKey, ObjectNode body) {
+        var req = http.forCaller(http.jsonRequest(HttpMethod.POST, base() + "/v1/mandates/" + enc(mandateId) + "/dispute/evidence"))
+                .putHeader(credential.header(), credential.value());
+        if (idempotencyKey != null) {
+            req.putHeader("Idempotency-Key", idempotencyKey);
+        }
+        return http.write(SERVICE, http.send(req, body));
+    }
+
+    /** The mandate's dispute ({@code GET /v1/mandates/{id}/dispute}, the partner's credential). */
+    public Uni<UpstreamResponse> disputeCase(String mandateId, Credential credential) {
+        return http.read(SERVICE, http.send(http.forCaller(http.jsonRequest(HttpMethod.GET, base() + "/v1/mandates/" + enc(mandateId)
+                + "/dispute")).putHeader(credential.header(), credential.value()), null));
+    }
+
     /** The budget of the partner's mandate ({@code GET /v1/mandates/{id}/budget}, the partner's key). */
     public Uni<UpstreamResponse> budget(String mandateId, String apiKey) {
         return http.read(SERVICE, http.send(http.forCaller(http.jsonRequest(HttpMethod.GET, base() + "/v1/mandates/" + enc(mandateId)

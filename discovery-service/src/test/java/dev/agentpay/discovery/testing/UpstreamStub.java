@@ -49,6 +49,8 @@ public final class UpstreamStub implements AutoCloseable {
     private final HttpServer server;
     private final HttpClient forwardClient = HttpClient.newHttpClient();
     private final Map<String, ObjectNode> mandates = new ConcurrentHashMap<>();
+    /** Dispute evidence by mandate id, in arrival order. */
+    private final Map<String, List<ObjectNode>> evidence = new ConcurrentHashMap<>();
     public final List<Seen> seen = new CopyOnWriteArrayList<>();
     public volatile String forwardTo;
     public volatile boolean invoiceDown;
@@ -186,6 +188,43 @@ public final class UpstreamStub implements AutoCloseable {
                     .put("invoice_id", UUID.randomUUID().toString()).put("amount", in.path("amount").asText()).put("status", "pending");
             c.putObject("paymentDetails").put("chain", in.path("chain").asText()).put("paymentAddress", "0x" + "ab".repeat(20));
             send(ex, 201, M.createObjectNode().put("success", true).set("data", c));
+            return;
+        }
+        if (op.equals("dispute") && p.length > 5 && p[5].equals("evidence") && method.equals("POST")) {
+            if (!state.equals("disputed")) {
+                send(ex, 409, error("dispute_not_open", "mandate is " + state + ": it has no open dispute"));
+                return;
+            }
+            if (!in.path("party").asText().equals("proposer") && !in.path("party").asText().equals("counterparty")) {
+                send(ex, 400, error("invalid_party", "party must be one of this mandate's parties: proposer, counterparty"));
+                return;
+            }
+            ObjectNode e = M.createObjectNode().put("evidence_id", "evd_" + UUID.randomUUID()).put("mandate_id", m.get("id").asText())
+                    .put("party", in.path("party").asText()).put("text", in.path("text").asText());
+            e.set("links", in.has("links") ? in.get("links") : M.createArrayNode());
+            e.put("sha256", "0x" + "56".repeat(32)).put("transition_id", UUID.randomUUID().toString()).put("anchor_status", "pending")
+                    .put("submitted_by", in.path("triggered_by").asText("system"));
+            evidence.computeIfAbsent(m.get("id").asText(), k -> new CopyOnWriteArrayList<>()).add(e);
+            send(ex, 201, M.createObjectNode().put("success", true).set("data", e));
+            return;
+        }
+        if (op.equals("dispute") && method.equals("GET")) {
+            if (!state.equals("disputed") && !state.equals("resolved")) {
+                send(ex, 404, error("no_dispute", "this mandate was never disputed"));
+                return;
+            }
+            ObjectNode c = M.createObjectNode().put("mandate_id", m.get("id").asText()).put("state", state)
+                    .put("status", state.equals("disputed") ? "open" : "resolved").put("reason", "work was never delivered")
+                    .put("held", "0");
+            var sides = c.putArray("sides");
+            for (String party : List.of("proposer", "counterparty")) {
+                var side = sides.addObject().put("party", party);
+                var list = side.putArray("evidence");
+                evidence.getOrDefault(m.get("id").asText(), List.of()).stream().filter(e -> e.get("party").asText().equals(party))
+                        .forEach(list::add);
+            }
+            c.putNull("resolution");
+            send(ex, 200, M.createObjectNode().put("success", true).set("data", c));
             return;
         }
         if (op.equals("dispute")) {

@@ -49,6 +49,8 @@ public final class Topics {
     public static final String DLT_PARTNERS = deadLetter("all-services", PARTNERS);
     public static final String DLT_WATCHER_ESCROW_COMMANDS = deadLetter("settlement-watcher", ESCROW_COMMANDS);
     public static final String DLT_MANDATE_ESCROW_EVENTS = deadLetter("mandate-service", ESCROW_EVENTS);
+    /** invoice-service's escrow-events consumer (charge invoices settled by escrow releases, issue 30). */
+    public static final String DLT_INVOICE_ESCROW_EVENTS = deadLetter("invoice-service", ESCROW_EVENTS);
 
     /** Partitions and clean-up policy of one topic; the launcher, the tests and the Helm chart create topics from this. */
     public record TopicSpec(String name, int partitions, boolean compacted, long retentionMs) {
@@ -84,7 +86,8 @@ public final class Topics {
             dlt(DLT_WATCHER_INVOICE_EVENTS),
             dlt(DLT_PARTNERS),
             dlt(DLT_WATCHER_ESCROW_COMMANDS),
-            dlt(DLT_MANDATE_ESCROW_EVENTS));
+            dlt(DLT_MANDATE_ESCROW_EVENTS),
+            dlt(DLT_INVOICE_ESCROW_EVENTS));
 
     private Topics() {
     }

@@ -22,6 +22,9 @@ public final class EventTypes {
             "mandate.in_progress",
             "mandate.completed",
             "mandate.disputed",
+            // disputes that end (issue 30): evidence (an anchored row, not a state change) and the resolution
+            "mandate.dispute_evidence",
+            "mandate.dispute_resolved",
             "mandate.expired",
             MandateEvent.ANCHORED,
             // charges against a mandate's budget (issue 28): data = {mandate_id, charge, budget}
@@ -29,6 +32,11 @@ public final class EventTypes {
             "mandate.charge_settled",
             "mandate.charge_released",
             "mandate.budget_exhausted",
+            // the mandate's escrow on chain (issue 30): data = {mandate_id, escrow, escrow_event}
+            "mandate.escrow_funded",
+            "mandate.escrow_released",
+            "mandate.escrow_refunded",
+            "mandate.escrow_resolved",
             InvoiceEvent.CREATED,
             InvoiceEvent.PARTIALLY_PAID,
             InvoiceEvent.SETTLED,

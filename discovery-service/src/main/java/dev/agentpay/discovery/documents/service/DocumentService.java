@@ -146,7 +146,7 @@ public class DocumentService {
                 .put("applies_to", "discovery documents, GET /v1/public/mandates/{id} and /proof, GET /v1/invoices/{id}/pay (an invoice's state; the id is the capability), tools/list, service_query_mandate, service_verify_mandate, service_get_pricing, service_get_trust_signals");
         schemes.addObject().put("name", "api_key").put("header", "x-api-key").put("format", "sk_ followed by 64 lowercase hex")
                 .put("mcp_argument", "api_key")
-                .put("applies_to", "/v1/mandates/**, /v1/invoices/** (except /v1/invoices/{id}/pay), /v1/webhooks, service_dispute_open");
+                .put("applies_to", "/v1/mandates/**, /v1/invoices/** (except /v1/invoices/{id}/pay), /v1/webhooks, service_dispute_open, service_dispute_add_evidence, service_dispute_status, service_charge_mandate");
         ObjectNode oauth = schemes.addObject().put("name", "oauth2").put("flow", "client_credentials")
                 .put("header", "Authorization").put("format", "Bearer <JWT access token, ES256, at most 15 minutes>")
                 .put("token_endpoint", url("/oauth/token"))
@@ -155,7 +155,8 @@ public class DocumentService {
                 .put("jwks_uri", url("/.well-known/jwks.json"))
                 .put("mcp_argument", "access_token")
                 .put("applies_to", "wherever api_key applies, per scope (each operation's scope: /openapi.json); "
-                        + "service_dispute_open needs disputes:write (the token may also be the MCP request's Authorization header)")
+                        + "service_dispute_open and service_dispute_add_evidence need disputes:write, service_dispute_status mandates:read (the token "
+                        + "may also be the MCP request's Authorization header)")
                 .put("reference", url(DocumentPaths.reference("authentication.md")));
         ArrayNode scopes = oauth.putArray("scopes");
         dev.agentpay.commons.auth.Scopes.ALL.keySet().forEach(scopes::add);

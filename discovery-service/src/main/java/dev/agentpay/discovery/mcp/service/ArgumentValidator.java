@@ -75,6 +75,16 @@ public final class ArgumentValidator {
                 out.add(name + ": must be a UUID");
             }
         }
+        if (v.isArray()) {
+            if (p.has("maxItems") && v.size() > p.get("maxItems").asInt()) {
+                out.add(name + ": must have at most " + p.get("maxItems").asInt() + " items");
+            }
+            if (p.has("items")) {
+                for (int i = 0; i < v.size(); i++) {
+                    check(name + "[" + i + "]", p.get("items"), v.get(i), out);
+                }
+            }
+        }
         if (v.isNumber() && !Double.isFinite(v.doubleValue()) && !v.isBigDecimal() && !v.isBigInteger()) {
             out.add(name + ": must be a finite number (at most about 1.8e308)");
             return;

@@ -72,6 +72,8 @@ public class ToolExecutor {
             case "service_charge_mandate" -> chargeMandate(args);
             case "service_verify_mandate" -> verifyMandate(args.get("mandate_id").asText());
             case "service_dispute_open" -> disputeOpen(args, bearer);
+            case "service_dispute_add_evidence" -> disputeEvidence(args, bearer);
+            case "service_dispute_status" -> disputeStatus(args, bearer);
             case "service_create_invoice" -> x402(tool, "/api/x402/invoice", args);
             case "service_settle_invoice" -> x402(tool, "/api/x402/settle", args);
             case "service_pay_invoice" -> payInvoice(tool, args);
@@ -230,6 +232,70 @@ public class ToolExecutor {
                         default -> refused(MandateServiceClient.SERVICE, r);
                     };
                 });
+    }
+
+    /** {@code POST /v1/mandates/{id}/dispute/evidence}: the body is the tool's arguments less the credentials and the key. */
+    private Uni<ObjectNode> disputeEvidence(ObjectNode args, String bearer) {
+        String id = args.get("mandate_id").asText();
+        MandateServiceClient.Credential credential = credential(args, bearer);
+        if (credential == null) {
+            return Uni.createFrom().item(noCredential("service_dispute_add_evidence", args, "disputes:write"));
+        }
+        ObjectNode body = mapper.createObjectNode();
+        body.set("party", args.get("party"));
+        body.set("text", args.get("text"));
+        if (args.hasNonNull("links")) {
+            body.set("links", args.get("links"));
+        }
+        body.put("triggered_by", "mcp:service_dispute_add_evidence");
+        String idem = args.hasNonNull("idempotency_key") ? args.get("idempotency_key").asText() : null;
+        return mandates.disputeEvidence(id, credential, idem, body).map(r -> {
+            if (r.ok()) {
+                return success(unwrap(r.body()));
+            }
+            return switch (r.status()) {
+                case 400 -> failure("The evidence was refused: " + upstreamError(r, "validation_error").path("error").path("message").asText(),
+                        upstreamError(r, "validation_error"));
+                case 401 -> failure("The " + credential.what() + " was refused by mandate-service (missing, invalid, expired or revoked)",
+                        upstreamError(r, "unauthorized"));
+                case 403 -> failure("The " + credential.what() + " lacks scope disputes:write", upstreamError(r, "insufficient_scope"));
+                case 404 -> failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
+                case 409 -> failure("Mandate " + id + " takes no evidence now: "
+                        + upstreamError(r, "dispute_not_open").path("error").path("message").asText(), upstreamError(r, "dispute_not_open"));
+                default -> refused(MandateServiceClient.SERVICE, r);
+            };
+        });
+    }
+
+    /** {@code GET /v1/mandates/{id}/dispute}. */
+    private Uni<ObjectNode> disputeStatus(ObjectNode args, String bearer) {
+        String id = args.get("mandate_id").asText();
+        MandateServiceClient.Credential credential = credential(args, bearer);
+        if (credential == null) {
+            return Uni.createFrom().item(noCredential("service_dispute_status", args, "mandates:read"));
+        }
+        return mandates.disputeCase(id, credential).map(r -> {
+            if (r.ok()) {
+                return success(unwrap(r.body()));
+            }
+            return switch (r.status()) {
+                case 401 -> failure("The " + credential.what() + " was refused by mandate-service (missing, invalid, expired or revoked)",
+                        upstreamError(r, "unauthorized"));
+                case 403 -> failure("The " + credential.what() + " lacks scope mandates:read", upstreamError(r, "insufficient_scope"));
+                case 404 -> "no_dispute".equals(upstreamError(r, "mandate_not_found").path("error").path("code").asText())
+                        ? failure("Mandate " + id + " was never disputed", upstreamError(r, "no_dispute"))
+                        : failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
+                default -> refused(MandateServiceClient.SERVICE, r);
+            };
+        });
+    }
+
+    private ObjectNode noCredential(String tool, ObjectNode args, String scope) {
+        String why = args.has("api_key") && args.has("access_token")
+                ? "send one credential: api_key or access_token, not both"
+                : "api_key: is required (or an OAuth 2.0 access token with scope " + scope + ": access_token, or the MCP "
+                        + "request's Authorization: Bearer header)";
+        return failure("Invalid arguments for " + tool + ": " + why, error("invalid_arguments", why));
     }
 
     /** The partner credential of a keyed tool: api_key, access_token, or the MCP request's bearer token; null if none or two. */

@@ -45,7 +45,9 @@ public record InvoiceView(
             String memo,
             String txHash,
             Long settlementBlockNumber,
-            String settlementSource,
+            @org.eclipse.microprofile.openapi.annotations.media.Schema(description = "what settled it: evm-detector, "
+                    + "solana-detector, x402, or escrow (a charge paid from its mandate's escrow, issue 30; txHash is the release)",
+                    examples = "escrow") String settlementSource,
             String paidAtomic,
             String payerAddress,
             BigDecimal paidAmount,

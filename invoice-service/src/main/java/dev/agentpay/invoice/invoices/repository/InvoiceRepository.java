@@ -78,6 +78,17 @@ public class InvoiceRepository {
         return one(c, "id = $1 for update", Tuple.of(id));
     }
 
+    /** The invoice of the charge whose escrow release carries this {@code ref} (issue 30), locked; or {@code null}. */
+    public Uni<Invoice> lockByEscrowRef(SqlClient c, String ref) {
+        return one(c, "escrow_ref = $1 for update", Tuple.of(ref));
+    }
+
+    /** Records the escrow {@code ref} of a charge's invoice (keccak-256 of the charge id). */
+    public Uni<Void> setEscrowRef(SqlClient c, UUID id, String ref) {
+        return c.preparedQuery("update invoice set escrow_ref = $2 where id = $1").execute(Tuple.of(id, ref))
+                .map(rs -> expectOne(rs, id));
+    }
+
     /** The invoice whose own deposit address this is on this chain, locked (EVM attribution). */
     public Uni<Invoice> lockByDepositAddress(SqlClient c, String chain, String address) {
         return one(c, "chain = $1 and lower(payment_address) = lower($2)"

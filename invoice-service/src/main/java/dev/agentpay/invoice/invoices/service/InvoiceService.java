@@ -113,8 +113,15 @@ public class InvoiceService {
                         evm ? Invoice.AddressKind.DEPOSIT : Invoice.AddressKind.MEMO, null,
                         req.expiresAt() != null ? req.expiresAt() : now.plus(config.expiry().defaultTtl()), mandateId, chargeId))
                 .call(inv -> invoices.insert(tx, inv))
+                // a charge's invoice may be paid from its mandate's escrow (issue 30): the release's ref finds it
+                .call(inv -> chargeId == null ? Uni.createFrom().voidItem() : invoices.setEscrowRef(tx, inv.id(), escrowRef(chargeId)))
                 .call(inv -> outbox.append(tx, event(InvoiceEvent.CREATED, inv, now)))
                 .map(InvoiceView::of);
+    }
+
+    /** The ref of a charge's escrow release: keccak-256 of the charge id's UTF-8 bytes, {@code 0x} + 64 lower-case hex. */
+    public static String escrowRef(String chargeId) {
+        return org.web3j.crypto.Hash.sha3String(chargeId).toLowerCase(java.util.Locale.ROOT);
     }
 
     public Uni<InvoiceView> get(String partnerId, UUID id) {

@@ -159,6 +159,52 @@ public class SettlementService {
     /** The settlementSource of invoices paid through x402. */
     public static final String X402_SOURCE = "x402";
 
+    /** The settlementSource of charge invoices paid from their mandate's escrow (issue 30). */
+    public static final String ESCROW_SOURCE = "escrow";
+
+    /** Consumer name of the escrow-events effects in the idempotency ledger. */
+    public static final String ESCROW_CONSUMER = "invoice-service.escrow-events";
+
+    /**
+     * Applies one {@code escrow-events} record once (issue 30): {@code escrow.released} credits the charge invoice whose
+     * escrow ref it carries with the released amount (settling it, settlementSource {@code escrow}, txHash the release),
+     * recorded as a transfer {@code escrow:<event id>} from the escrow contract; {@code escrow.rolled_back} of such a
+     * release takes the credit back as a reorg does a transfer's. Everything else, and a release of no invoice, changes
+     * nothing. Accounting is the transfers' own: a release of another amount than the invoice's is a partial or over payment.
+     */
+    public Uni<Boolean> applyEscrow(dev.agentpay.commons.events.EscrowEvent e) {
+        return pool.withTransaction(tx -> idempotent.once(tx, e.eventId(), ESCROW_CONSUMER, c -> {
+            Instant now = Instant.now();
+            if (dev.agentpay.commons.events.EscrowEvent.ROLLED_BACK.equals(e.type())) {
+                ChainTransferEvent back = new ChainTransferEvent(EventHeader.of(ChainTransferEvent.RETRACTED,
+                        escrowTransferId(e.rolledBackEventId()), null, now, ChainTransferEvent.SCHEMA_VERSION), e.chain(), e.txHash(),
+                        e.logIndex() == null ? -1 : e.logIndex(), 0L, null, null, null, BigInteger.ZERO, null, null, ESCROW_SOURCE);
+                return retracted(c, back);
+            }
+            if (!dev.agentpay.commons.events.EscrowEvent.RELEASED.equals(e.type()) || e.ref() == null) {
+                return Uni.createFrom().voidItem();
+            }
+            return invoices.lockByEscrowRef(c, e.ref().toLowerCase(Locale.ROOT)).flatMap(inv -> {
+                if (inv == null) {
+                    LOG.infof("escrow release %s (ref %s) pays no invoice of this service", e.txHash(), e.ref());
+                    return Uni.createFrom().voidItem();
+                }
+                ChainTransferEvent credit = new ChainTransferEvent(EventHeader.of(ChainTransferEvent.DETECTED,
+                        escrowTransferId(e.eventId().toString()), null, now, ChainTransferEvent.SCHEMA_VERSION), e.chain(), e.txHash(),
+                        e.logIndex(), e.blockNumber(), e.blockHash(), e.contract(), inv.paymentAddress(), new BigInteger(e.amount()),
+                        inv.usdcAddress(), null, ESCROW_SOURCE);
+                return transfers.lock(c, credit.aggregateId()).flatMap(prev -> prev != null && !"RETRACTED".equals(prev.status())
+                        ? Uni.createFrom().voidItem()
+                        : creditNew(c, credit, inv, now));
+            });
+        }));
+    }
+
+    /** The transfer id under which an escrow release is recorded: {@code escrow:<its escrow-events event id>}. */
+    static String escrowTransferId(String escrowEventId) {
+        return "escrow:" + escrowEventId;
+    }
+
     private Uni<Void> creditNew(SqlClient c, ChainTransferEvent e, Invoice inv, Instant now) {
         // a transfer applied after the deadline is late even if the expiry sweep has not run yet; an x402
         // payment was claimed before the deadline (the sweep leaves its invoice alone) and counts on time

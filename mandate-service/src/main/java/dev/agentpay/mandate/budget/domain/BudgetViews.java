@@ -81,7 +81,7 @@ public final class BudgetViews {
     /** {@code GET /v1/mandates/{id}/budget}: the state and a page of charges, newest first. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonPropertyOrder({"mandate_id", "amount", "currency", "period", "max_per_charge", "period_start", "period_end",
-            "reserved", "spent", "remaining", "charges", "next_cursor"})
+            "reserved", "spent", "remaining", "escrow", "charges", "next_cursor"})
     @Schema(name = "MandateBudget")
     public record Budget(
             @Schema(required = true) String mandateId,
@@ -94,12 +94,14 @@ public final class BudgetViews {
             @Schema(required = true, description = "held by charges whose invoice is not settled or expired yet") String reserved,
             @Schema(required = true, description = "settled in the current period") String spent,
             @Schema(required = true, description = "amount - spent - reserved") String remaining,
+            @Schema(description = "the mandate's escrow on chain (issue 30), or null") dev.agentpay.mandate.escrow.domain.EscrowView escrow,
             @Schema(required = true) List<ChargeView> charges,
             @Schema(description = "pass as `cursor` for the next page; null on the last") String nextCursor) {
 
-        public static Budget of(String mandateId, State s, List<ChargeView> charges, String nextCursor) {
+        public static Budget of(String mandateId, State s, dev.agentpay.mandate.escrow.domain.EscrowView escrow,
+                List<ChargeView> charges, String nextCursor) {
             return new Budget(mandateId, s.amount(), s.currency(), s.period(), s.maxPerCharge(), s.periodStart(),
-                    s.periodEnd(), s.reserved(), s.spent(), s.remaining(), charges, nextCursor);
+                    s.periodEnd(), s.reserved(), s.spent(), s.remaining(), escrow, charges, nextCursor);
         }
     }
 

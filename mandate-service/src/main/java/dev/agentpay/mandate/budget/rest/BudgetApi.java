@@ -124,7 +124,10 @@ public final class BudgetApi {
             @JsonProperty("budget_remaining") @Schema(required = true, description = "what remains of the budget "
                     + "period after this reservation") String budgetRemaining,
             @Schema(required = true, implementation = Map.class, description = "the invoice's paymentDetails: where and "
-                    + "how much to pay (Invoice object of invoice-service)") Map<String, Object> paymentDetails) {
+                    + "how much to pay (Invoice object of invoice-service)") Map<String, Object> paymentDetails,
+            @JsonProperty("paid_from") @Schema(enumeration = {"invoice", "escrow"}, description = "`escrow`: "
+                    + "the mandate is funded in escrow and the service releases the amount from it (the invoice settles with "
+                    + "settlementSource `escrow`; do not pay it by hand); `invoice`: pay the invoice (absent in answers stored before issue 30)") String paidFrom) {
     }
 
     /**

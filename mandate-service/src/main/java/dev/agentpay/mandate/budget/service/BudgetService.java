@@ -90,6 +90,9 @@ public class BudgetService {
     @Inject
     IdempotentConsumer idempotent;
 
+    @Inject
+    dev.agentpay.mandate.escrow.service.EscrowService escrow;
+
     /** A validated charge request. */
     public record NewCharge(BigInteger amountAtomic, String chain, String description, Long expiresInSeconds) {
     }
@@ -221,16 +224,22 @@ public class BudgetService {
                 return Uni.createFrom().item(current.answer());
             }
             Charge linked = withInvoice(current, created.invoiceId());
-            return budgets.find(conn, c.mandateId()).flatMap(b -> budgets.signedByAllAt(conn, c.mandateId()).flatMap(anchor -> {
-                String answer = ApiJson.envelope(answer(linked, created.invoice(), b, anchor, now));
+            return budgets.find(conn, c.mandateId()).flatMap(b -> budgets.signedByAllAt(conn, c.mandateId()).flatMap(anchor ->
+                    // the mandate row locked: links, escrow events and disputes of one mandate apply one after the other
+                    // (never the budget row here: locks go budget, then charge, and this transaction holds the charge)
+                    mandates.lockAny(conn, c.mandateId()).flatMap(m -> (Charge.RESERVING.equals(current.status())
+                            ? escrow.paysFromEscrow(conn, m, c.amountAtomic()) : Uni.createFrom().item(false)).flatMap(fromEscrow -> {
+                // a charge under a funded mandate is paid from escrow (issue 30): the release goes out with its link
+                String answer = ApiJson.envelope(answer(linked, created.invoice(), b, anchor, now, fromEscrow));
                 if (!Charge.RESERVING.equals(current.status())) {
                     // finished by the event consumer already (the invoice settled or expired first): keep the answer only
                     return budgets.storeAnswer(conn, c.id(), answer).replaceWith(answer);
                 }
-                return mandates.findAny(conn, c.mandateId()).flatMap(m -> budgets.link(conn, c.id(), created.invoiceId(), answer)
+                return budgets.link(conn, c.id(), created.invoiceId(), answer)
                         .flatMap(ok -> outbox.append(conn, event(CHARGE_CREATED, m, linked, b, b.ledger(), anchor, now)))
-                        .replaceWith(answer));
-            }));
+                        .flatMap(v -> fromEscrow ? escrow.release(conn, m, c.id(), c.amountAtomic(), now) : Uni.createFrom().voidItem())
+                        .replaceWith(answer);
+            }))));
         }));
     }
 
@@ -259,7 +268,7 @@ public class BudgetService {
                 })));
     }
 
-    private static Map<String, Object> answer(Charge c, JsonNode invoice, BudgetRow b, Instant anchor, Instant now) {
+    private static Map<String, Object> answer(Charge c, JsonNode invoice, BudgetRow b, Instant anchor, Instant now, boolean fromEscrow) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("charge_id", c.id());
         data.put("mandate_id", c.mandateId());
@@ -269,6 +278,8 @@ public class BudgetService {
         data.put("expires_at", invoice.path("expiresAt").asText(null));
         data.put("budget_remaining", BudgetViews.State.of(b.terms(), b.ledger(), anchor, now).remaining());
         data.put("paymentDetails", invoice.path("paymentDetails"));
+        // "escrow": the service releases the amount from the mandate's escrow, nobody pays the invoice by hand
+        data.put("paid_from", fromEscrow ? "escrow" : "invoice");
         return data;
     }
 
@@ -358,7 +369,7 @@ public class BudgetService {
                             List<Charge> page = more ? rows.subList(0, limit) : rows;
                             String next = more ? encodeCursor(page.get(page.size() - 1).seq()) : null;
                             return BudgetViews.Budget.of(mandateId, BudgetViews.State.of(b.terms(), b.ledger(), anchor, now),
-                                    page.stream().map(BudgetViews.ChargeView::of).toList(), next);
+                                    dev.agentpay.mandate.escrow.domain.EscrowView.of(m.escrow), page.stream().map(BudgetViews.ChargeView::of).toList(), next);
                         }));
             });
         }));

@@ -44,6 +44,8 @@ public class Mandate {
     public dev.agentpay.mandate.budget.domain.BudgetTerms budget;
     /** The budget's money state as read with the mandate (for {@code budget_remaining}), or {@code null}. */
     public dev.agentpay.mandate.budget.domain.BudgetLedger budgetLedger;
+    /** The mandate's escrow on chain as settlement-watcher reported it (issue 30), or {@code null}. */
+    public dev.agentpay.mandate.escrow.domain.EscrowState escrow;
 
     /**
      * The parties form ({@code parties: [{id, role}]} at creation), in signing order, with each party's scheme and

@@ -18,16 +18,25 @@ public enum MandateState {
     SIGNED_BY_ALL,
     IN_PROGRESS,
     COMPLETED,
+    /**
+     * A dispute is open (issue 30): it waits for the arbiter's resolution or its deadline, collects evidence from
+     * the parties, and never expires with the mandate's {@code expires_at}. Not terminal since issue 30.
+     */
     DISPUTED,
+    /** The dispute was decided (the arbiter's split, or the deadline's refund to the funder). Terminal. */
+    RESOLVED,
     EXPIRED;
+
+    /** Event type of the {@code disputed -> resolved} edge (not {@code mandate.resolved}: it names what ended). */
+    public static final String DISPUTE_RESOLVED_EVENT = "mandate.dispute_resolved";
 
     public String wire() {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** The {@code mandate.*} event type announcing entry into this state. */
+    /** The {@code mandate.*} event type announcing entry into this state ({@code mandate.dispute_resolved} for resolved). */
     public String eventType() {
-        return "mandate." + wire();
+        return this == RESOLVED ? DISPUTE_RESOLVED_EVENT : "mandate." + wire();
     }
 
     /**
@@ -44,7 +53,8 @@ public enum MandateState {
             SIGNED_BY_ALL, EnumSet.of(IN_PROGRESS, DISPUTED, EXPIRED),
             IN_PROGRESS, EnumSet.of(COMPLETED, DISPUTED, EXPIRED),
             COMPLETED, EnumSet.noneOf(MandateState.class),
-            DISPUTED, EnumSet.noneOf(MandateState.class),
+            DISPUTED, EnumSet.of(RESOLVED),
+            RESOLVED, EnumSet.noneOf(MandateState.class),
             EXPIRED, EnumSet.noneOf(MandateState.class));
 
     /** Whether the service may move a mandate from {@code from} ({@code null}: creation) to {@code to}. */
@@ -67,12 +77,20 @@ public enum MandateState {
     }
 
     public boolean terminal() {
-        return this == COMPLETED || this == DISPUTED || this == EXPIRED;
+        return this == COMPLETED || this == RESOLVED || this == EXPIRED;
     }
 
-    /** Wire names of every non-terminal state (those the expiry job looks at). */
+    /**
+     * Whether the mandate moves to {@code expired} once its {@code expires_at} passes: every non-terminal state but
+     * {@code disputed} (a dispute ends by its resolution or its own deadline, never by the mandate's expiry).
+     */
+    public boolean expirable() {
+        return !terminal() && this != DISPUTED;
+    }
+
+    /** Wire names of every state that expires with {@code expires_at} (those the expiry job looks at). */
     public static List<String> liveWireNames() {
-        return Arrays.stream(values()).filter(s -> !s.terminal()).map(MandateState::wire).toList();
+        return Arrays.stream(values()).filter(MandateState::expirable).map(MandateState::wire).toList();
     }
 
     public static MandateState fromWire(String wire) {

@@ -17,7 +17,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
         "proto_mandate_hash", "proto_version", "proposer_signature", "counterparty_signature", "signed_by_proposer_at",
         "signed_by_counterparty_at", "completed_at", "expires_at", "dispute_reason", "disputed_at", "drs_receipt_id",
         "created_at", "updated_at", "proposer_signature_scheme", "counterparty_signature_scheme", "parties", "budget",
-        "budget_remaining", "transitions"})
+        "budget_remaining", "escrow", "transitions"})
 public record MandateView(
         String id,
         String proposerAgentId,
@@ -47,6 +47,7 @@ public record MandateView(
         dev.agentpay.mandate.budget.domain.BudgetViews.Terms budget,
         @Schema(description = "USDC remaining in the budget's current period (amount - spent - reserved), or null "
                 + "without a budget", examples = "0.7") String budgetRemaining,
+        @Schema(description = "the mandate's escrow on chain, or null (issue 30)") dev.agentpay.mandate.escrow.domain.EscrowView escrow,
         List<TransitionView> transitions) {
 
     /** One element of {@code transitions}. */

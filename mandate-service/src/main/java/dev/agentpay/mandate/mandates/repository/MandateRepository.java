@@ -29,7 +29,8 @@ public class MandateRepository {
             + " parties";
 
     /** The budget (issue 28) read with the mandate, as one JSON column ({@code BudgetColumn}); null without a budget. */
-    private static final String WITH_BUDGET = ", " + dev.agentpay.mandate.budget.repository.BudgetColumn.SQL;
+    private static final String WITH_BUDGET = ", " + dev.agentpay.mandate.budget.repository.BudgetColumn.SQL
+            + ", " + dev.agentpay.mandate.escrow.repository.EscrowColumn.SQL;
 
     private static final String TRANSITION_COLUMNS = "id, mandate_id, seq, from_state, to_state, metadata, anchor_tx_hash,"
             + " anchor_block_number, anchor_chain_id, anchored_at, created_at, anchor_log_index, anchor_contract, anchor_signer";
@@ -55,6 +56,13 @@ public class MandateRepository {
     public Uni<Mandate> lock(SqlClient sql, String id, String partnerId) {
         return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where id = $1 and partner_id = $2 for update")
                 .execute(Tuple.of(id, partnerId))
+                .map(rs -> rs.size() == 0 ? null : map(rs.iterator().next()));
+    }
+
+    /** Any partner's mandate row-locked until the transaction ends (the operator's arbiter), or {@code null}. */
+    public Uni<Mandate> lockAny(SqlClient sql, String id) {
+        return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where id = $1 for update")
+                .execute(Tuple.of(id))
                 .map(rs -> rs.size() == 0 ? null : map(rs.iterator().next()));
     }
 
@@ -163,6 +171,7 @@ public class MandateRepository {
         m.eip712Contract = r.getString("eip712_contract");
         m.parties = PartiesColumn.read(r.getString("parties"));
         dev.agentpay.mandate.budget.repository.BudgetColumn.read(r, m);
+        m.escrow = dev.agentpay.mandate.escrow.repository.EscrowColumn.read(r);
         return m;
     }
 

@@ -114,11 +114,12 @@ public class MandateResource {
             @jakarta.ws.rs.QueryParam("cursor") @jakarta.validation.constraints.Size(max = 200, message = "is not a cursor returned by this API")
             String cursor,
             @org.eclipse.microprofile.openapi.annotations.parameters.Parameter(description = "only mandates in this state (`proposed`,"
-                    + " `signed_by_proposer`, `signed_by_both`, `in_progress`, `completed`, `disputed`, `expired`)")
-            @jakarta.ws.rs.QueryParam("state") @jakarta.validation.constraints.Pattern(regexp = "\\s*(proposed|signed_by_proposer|"
-                    + "signed_by_both|in_progress|completed|disputed|expired)?\\s*",
-                    message = "must be a mandate state (proposed, signed_by_proposer, signed_by_both, in_progress,"
-                            + " completed, disputed, expired)") String state) {
+                    + " `signed_by_proposer`, `partially_signed`, `signed_by_both`, `signed_by_all`, `in_progress`, `completed`,"
+                    + " `disputed`, `resolved`, `expired`)")
+            @jakarta.ws.rs.QueryParam("state") @jakarta.validation.constraints.Pattern(regexp = "\\s*(proposed|signed_by_proposer|partially_signed|"
+                    + "signed_by_both|signed_by_all|in_progress|completed|disputed|resolved|expired)?\\s*",
+                    message = "must be a mandate state (proposed, signed_by_proposer, partially_signed, signed_by_both,"
+                            + " signed_by_all, in_progress, completed, disputed, resolved, expired)") String state) {
         dev.agentpay.mandate.mandates.domain.MandateState only = state == null || state.isBlank() ? null
                 : dev.agentpay.mandate.mandates.domain.MandateState.fromWire(state.trim());
         return queries.list(partner.id(), dev.agentpay.commons.rest.PageLimit.of(limit, 50, 100), cursor, only)

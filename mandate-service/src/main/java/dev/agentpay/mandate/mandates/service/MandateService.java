@@ -70,6 +70,18 @@ public class MandateService {
     @Inject
     dev.agentpay.mandate.budget.repository.BudgetRepository budgets;
 
+    @Inject
+    dev.agentpay.mandate.dispute.repository.DisputeRepository disputes;
+
+    @Inject
+    dev.agentpay.mandate.dispute.config.DisputeConfig disputeConfig;
+
+    @Inject
+    dev.agentpay.mandate.escrow.service.EscrowService escrow;
+
+    /** Event type of a piece of dispute evidence: an anchored row of the mandate that is not a state change. */
+    public static final String DISPUTE_EVIDENCE_EVENT = "mandate.dispute_evidence";
+
     /** A validated creation request; {@code terms} is the JSON object the client sent, numbers exact. */
     public record NewMandate(String proposer, String counterparty, String scope, JsonNode terms, String contextJson,
             Instant expiresAt, SignatureScheme hmacScheme, List<MandateParty> parties,
@@ -237,7 +249,14 @@ public class MandateService {
             }
             m.disputeReason = reason;
             m.disputedAt = now;
+            // the dispute case (issue 30): open until the arbiter resolves it or its deadline refunds the funder
+            var opened = new dev.agentpay.mandate.dispute.domain.DisputeCase(m.id, m.partnerId, reason, triggeredBy, now,
+                    now.plus(disputeConfig.deadline()), dev.agentpay.mandate.dispute.domain.DisputeCase.OPEN, null, null, null,
+                    null, null, null);
             return transition(conn, m, history, MandateState.DISPUTED, triggeredBy, Map.of("reason", reason), now)
+                    .flatMap(v -> disputes.insertCase(conn, opened))
+                    // an escrow holding money for the mandate is frozen on chain until the dispute is decided
+                    .flatMap(v -> escrow.freeze(conn, m, now))
                     .map(v -> {
                         Map<String, Object> data = stateAnswer(m, history);
                         data.put("dispute_reason", m.disputeReason);
@@ -279,11 +298,36 @@ public class MandateService {
             if (m.state == MandateState.EXPIRED) {
                 throw expired(m);
             }
-            if (!m.state.terminal() && m.pastExpiry(now)) {
+            if (m.state.expirable() && m.pastExpiry(now)) {
                 return expire(conn, m, now).replaceWith(ApiResult.refusedAfterCommit(expired(m)));
             }
             return mandates.transitions(conn, m.id).flatMap(ts -> step.apply(m, new ArrayList<>(ts), now));
         });
+    }
+
+    /**
+     * The end of a dispute (issue 30): {@code disputed -> resolved} on the locked mandate, its row (metadata
+     * {@code triggered_by} plus {@code extra}) and its {@code mandate.dispute_resolved} event; answers the new row.
+     */
+    public Uni<Transition> resolveDispute(SqlConnection conn, Mandate m, List<Transition> history, String triggeredBy,
+            Map<String, String> extra, Instant now) {
+        return transition(conn, m, history, MandateState.RESOLVED, triggeredBy, extra, now)
+                .map(v -> history.get(history.size() - 1));
+    }
+
+    /**
+     * A piece of dispute evidence, anchored like a transition (issue 30): a row {@code disputed -> disputed} on the
+     * locked disputed mandate with metadata {@code triggered_by} plus {@code extra}, and its
+     * {@code mandate.dispute_evidence} event, which anchor-service anchors as it anchors every row after creation. Not a
+     * state change (not in {@link MandateState#TRANSITIONS}); answers the new row.
+     */
+    public Uni<Transition> disputeEvidence(SqlConnection conn, Mandate m, List<Transition> history, String triggeredBy,
+            Map<String, String> extra, Instant now) {
+        if (m.state != MandateState.DISPUTED) {
+            throw new IllegalStateException("mandate " + m.id + " is " + m.state.wire() + ": evidence needs an open dispute");
+        }
+        return write(conn, m, history, MandateState.DISPUTED, triggeredBy, extra, now, DISPUTE_EVIDENCE_EVENT)
+                .map(v -> history.get(history.size() - 1));
     }
 
     /** Writes the new state, its transition row and its event; appends the row to {@code history}. */
@@ -294,6 +338,13 @@ public class MandateService {
             // a programming error, never a client's: every move the service makes is in the published table
             throw new IllegalStateException("mandate " + m.id + ": " + from + " -> " + to + " is not in MandateState.TRANSITIONS");
         }
+        return write(conn, m, history, to, triggeredBy, extra, now, to.eventType());
+    }
+
+    /** The row, the mandate's new state and the event of type {@code eventType}, pipelined in this order. */
+    private Uni<Void> write(SqlConnection conn, Mandate m, List<Transition> history, MandateState to,
+            String triggeredBy, Map<String, String> extra, Instant now, String eventType) {
+        MandateState from = history.isEmpty() ? null : m.state;
         ObjectNode meta = ApiJson.MAPPER.createObjectNode();
         meta.put("triggered_by", triggeredBy);
         extra.forEach(meta::put);
@@ -304,7 +355,7 @@ public class MandateService {
         history.add(t);
         Uni<Void> write = from == null ? Uni.createFrom().voidItem() : mandates.updateState(conn, m);
         JsonNode row = EventCodec.mapper().valueToTree(MandateViews.view(m, history));
-        MandateEvent event = new MandateEvent(EventHeader.of(to.eventType(), m.id, m.partnerId, now,
+        MandateEvent event = new MandateEvent(EventHeader.of(eventType, m.id, m.partnerId, now,
                 MandateEvent.SCHEMA_VERSION), t.id().toString(), from == null ? null : from.wire(), to.wire(),
                 m.protoMandateHash, row);
         // pipelined on the connection, executed in this order

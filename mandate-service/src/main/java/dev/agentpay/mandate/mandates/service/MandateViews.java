@@ -24,6 +24,7 @@ public final class MandateViews {
                 dev.agentpay.mandate.budget.domain.BudgetViews.Terms.of(m.budget),
                 m.budgetLedger == null ? null : dev.agentpay.mandate.budget.domain.Usdc.text(
                         m.budgetLedger.remainingAt(dev.agentpay.commons.sql.Times.now())),
+                dev.agentpay.mandate.escrow.domain.EscrowView.of(m.escrow),
                 transitions == null ? null : transitions.stream().map(t -> new MandateView.TransitionView(t.id().toString(),
                         t.fromState() == null ? null : t.fromState().wire(), t.toState().wire(), t.anchorStatus(),
                         t.anchorTxHash(),
