@@ -52,13 +52,13 @@ public final class DisputeApi {
                     examples = "delivery shown by the counterparty's log") String note) {
     }
 
-    /** {@code 400 resolution_sum_mismatch}: the error carries {@code held}. */
+    /** A {@code 400}: {@code resolution_sum_mismatch} carries {@code held}; other bad input has only code and message. */
     @Schema(name = "ResolutionSumMismatchError")
     public record SumMismatchError(@Schema(required = true) boolean success, @Schema(required = true) SumMismatchBody error) {
     }
 
     @Schema(name = "ResolutionSumMismatch")
     public record SumMismatchBody(@Schema(required = true, examples = "resolution_sum_mismatch") String code,
-            @Schema(required = true) String message, @Schema(required = true, description = "USDC held", examples = "2") String held) {
+            @Schema(required = true) String message, @Schema(description = "USDC held (only with `resolution_sum_mismatch`)", examples = "2") String held) {
     }
 }
