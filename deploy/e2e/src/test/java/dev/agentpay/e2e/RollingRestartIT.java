@@ -185,8 +185,27 @@ class RollingRestartIT {
         assertThat(sub.status()).as(sub.body()).isEqualTo(201);
         Instant subscribedAt = Instant.now();
 
+        // MCP calls too: a tool of discovery-service that reads mandate-service (service to service, balanced)
+        AtomicBoolean mcpRunning = new AtomicBoolean(true);
+        List<String> mcpErrors = new CopyOnWriteArrayList<>();
+        Runnable mcpWorker = () -> {
+            int n = 0;
+            while (mcpRunning.get()) {
+                List<String> ids = List.copyOf(load.mandates.keySet());
+                if (!ids.isEmpty()) {
+                    String id = ids.get(n++ % ids.size());
+                    String call = "{\"jsonrpc\":\"2.0\",\"id\":" + n + ",\"method\":\"tools/call\",\"params\":{\"name\":"
+                            + "\"service_verify_mandate\",\"arguments\":{\"mandate_id\":\"" + id + "\"}}}";
+                    Calls.Answer a = load.calls.send("mcp.verify_mandate", "POST", "/disco/mcp", call, Map.of());
+                    if (a.status() == 200 && a.body().contains("\"isError\":true")) {
+                        mcpErrors.add(a.body());
+                    }
+                }
+                Calls.sleep(500); // pacing: two MCP calls a second (a clock, no condition)
+            }
+        };
         List<Thread> workers = List.of(new Thread(load.mandateWorker(), "roll-mandate"), new Thread(load.invoiceWorker(), "roll-invoice"),
-                new Thread(load.x402Worker(), "roll-x402"));
+                new Thread(load.x402Worker(), "roll-x402"), new Thread(mcpWorker, "roll-mcp"));
         workers.forEach(Thread::start);
         Probe steady = new Probe(env);
         Thread probeThread = new Thread(steady, "roll-probe-steady");
@@ -229,6 +248,7 @@ class RollingRestartIT {
         rolling.running.set(false);
         rollProbe.join(120_000);
         load.stop();
+        mcpRunning.set(false);
         for (Thread t : workers) {
             t.join(200_000);
         }
@@ -270,6 +290,7 @@ class RollingRestartIT {
 
         assertThat(rollFailures).as("the roll itself (work moved off each stopped instance, each restarted)").isEmpty();
         assertThat(failed).as("failed client requests").isEmpty();
+        assertThat(mcpErrors).as("MCP tool calls answered with a tool error").isEmpty();
         assertThat(steady.failures).as("failed probe flows (steady)").isEmpty();
         assertThat(rolling.failures).as("failed probe flows (during the roll)").isEmpty();
         assertThat(last[0].violations()).as("violations:\n" + last[0].details()).isZero();
