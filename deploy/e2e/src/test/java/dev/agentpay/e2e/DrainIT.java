@@ -52,7 +52,7 @@ class DrainIT {
         // both instances are in the group, each with partitions of anchor-receipts
         ConsumerGroupDescription before = await("two stable members of " + GROUP).atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-                .until(() -> groups.describe(GROUP), g -> "STABLE".equals(g.state().name()) && g.members().size() == 2
+                .until(() -> groups.describe(GROUP), g -> "STABLE".equals(g.groupState().name()) && g.members().size() == 2
                         && g.members().stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty()));
         Set<String> membersBefore = memberIds(before);
         int partitions = before.members().stream().mapToInt(m -> m.assignment().topicPartitions().size()).sum();
@@ -65,13 +65,13 @@ class DrainIT {
                 new Thread(() -> {
                     while (sending.get()) {
                         create(calls);
-                        Calls.sleep(100); // pacing under the per-address rate limit (a clock, no condition)
+                        Calls.sleep(200); // pacing well under the per-address rate limit (a clock, no condition)
                     }
                 }, "drain-create"),
                 new Thread(() -> {
                     while (sending.get()) {
                         calls.send("drain.get", "GET", "/v1/mandates/" + id, null, Map.of());
-                        Calls.sleep(100);
+                        Calls.sleep(200);
                     }
                 }, "drain-get"));
         senders.forEach(Thread::start);
@@ -104,7 +104,7 @@ class DrainIT {
         // ... and the other instance holds every partition at once (no session timeout to wait for)
         ConsumerGroupDescription moved = await("every partition of " + GROUP + " on the other instance").atMost(Duration.ofSeconds(5))
                 .pollInterval(Duration.ofMillis(100)).ignoreExceptions()
-                .until(() -> groups.describe(GROUP), g -> "STABLE".equals(g.state().name()) && g.members().size() == 1
+                .until(() -> groups.describe(GROUP), g -> "STABLE".equals(g.groupState().name()) && g.members().size() == 1
                         && g.members().iterator().next().assignment().topicPartitions().size() == partitions);
         long movedMs = System.currentTimeMillis() - t0;
 

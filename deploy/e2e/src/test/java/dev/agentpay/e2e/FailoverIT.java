@@ -23,6 +23,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -77,7 +78,7 @@ class FailoverIT {
             String sig = flows.signature(m);
             flows.sign(id, "proposer", sig);
             flows.sign(id, "counterparty", sig);
-            await("the signer's lease moves off " + instance).atMost(MOVE_LIMIT).pollInterval(Duration.ofMillis(100))
+            await("the signer's lease moves off " + instance).atMost(left(t0)).pollInterval(Duration.ofMillis(100))
                     .until(() -> holderOrNull("anchor", "anchor-service.signer"), h -> h != null && !h.equals(holder));
             long movedMs = System.currentTimeMillis() - t0;
             long groupMs = groupMoved("anchor-service", members, t0);
@@ -113,7 +114,7 @@ class FailoverIT {
             signal(fault == Fault.FREEZE ? "STOP" : "KILL", pid);
             String tx = UsdcInstaller.transfer(rpc, env.get("CHAIN_BASE_USDC_ADDRESS"), env.get("DEV_PAYER_ADDRESS"), address,
                     BigInteger.valueOf(1_230_000)).get("transactionHash").asText();
-            await("base's lease moves off " + instance).atMost(MOVE_LIMIT).pollInterval(Duration.ofMillis(100))
+            await("base's lease moves off " + instance).atMost(left(t0)).pollInterval(Duration.ofMillis(100))
                     .until(() -> holderOrNull("watcher", "settlement-watcher.chain.base"), h -> h != null && !h.equals(holder));
             long movedMs = System.currentTimeMillis() - t0;
             await("the invoice settled").atMost(EFFECT_LIMIT).pollInterval(Duration.ofMillis(200)).until(() -> "SETTLED".equals(
@@ -176,6 +177,23 @@ class FailoverIT {
         }
     }
 
+    /** What is left of {@link #MOVE_LIMIT} since the fault at {@code t0} (at least a poll's worth). */
+    static Duration left(long t0) {
+        long ms = MOVE_LIMIT.toMillis() - (System.currentTimeMillis() - t0);
+        return Duration.ofMillis(Math.max(ms, 150));
+    }
+
+    /** Instances this class froze and has not resumed yet: resumed after each test, whatever happened. */
+    static final List<Long> FROZEN = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void resumeFrozen() throws Exception {
+        for (Long pid : FROZEN) {
+            new ProcessBuilder("kill", "-CONT", Long.toString(pid)).start().waitFor();
+            FROZEN.remove(pid);
+        }
+    }
+
     private static void record(String service, Fault fault, String moved, long effectMs) {
         FailoverFigures.row(String.format("| %s | %s | %s | %.1f s |", service, fault == Fault.FREEZE ? "SIGSTOP (frozen)" : "kill -9",
                 moved, effectMs / 1000.0));
@@ -194,7 +212,7 @@ class FailoverIT {
     static Set<String> members(Map<String, String> env, String group) {
         var groups = TestKafka.companion(env.get("KAFKA_BOOTSTRAP_SERVERS")).consumerGroups();
         return await("stable members of " + group + ", one per instance").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
-                .ignoreExceptions().until(() -> groups.describe(group), g -> "STABLE".equals(g.state().name())
+                .ignoreExceptions().until(() -> groups.describe(group), g -> "STABLE".equals(g.groupState().name())
                         && g.members().size() == ReplicatedStack.REPLICAS)
                 .members().stream().map(MemberDescription::consumerId).collect(Collectors.toSet());
     }
@@ -211,10 +229,9 @@ class FailoverIT {
         var kafka = TestKafka.companion(env.get("KAFKA_BOOTSTRAP_SERVERS"));
         String topic = TOPICS.get(group);
         int partitions = kafka.topics().describe(topic).get(topic).partitions().size();
-        Duration left = MOVE_LIMIT.minusMillis(System.currentTimeMillis() - t0);
-        await("the partitions of " + group + " move off the stopped instance").atMost(left.isNegative() ? Duration.ZERO : left)
+        await("the partitions of " + group + " move off the stopped instance").atMost(left(t0))
                 .pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() -> kafka.consumerGroups().describe(group),
-                        (ConsumerGroupDescription g) -> "STABLE".equals(g.state().name())
+                        (ConsumerGroupDescription g) -> "STABLE".equals(g.groupState().name())
                                 && g.members().stream().mapToInt(m -> m.assignment().topicPartitions().size()).sum() == partitions
                                 && g.members().stream().filter(m -> before.contains(m.consumerId())).count() == before.size() - 1);
         return System.currentTimeMillis() - t0;
@@ -265,6 +282,11 @@ class FailoverIT {
     }
 
     static void signal(String sig, long pid) throws Exception {
+        if (sig.equals("STOP")) {
+            FROZEN.add(pid);
+        } else if (sig.equals("CONT")) {
+            FROZEN.remove(Long.valueOf(pid));
+        }
         Process p = new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).redirectErrorStream(true).start();
         assertThat(p.waitFor()).as("kill -" + sig + " " + pid).isZero();
     }
