@@ -1,11 +1,21 @@
 package dev.agentpay.e2e;
 
+import static org.awaitility.Awaitility.await;
+
+import dev.agentpay.localstack.LocalStack;
 import dev.agentpay.localstack.RepoPaths;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A second launcher run with {@code --replicas 2} (two instances of every service behind the gateway's
@@ -40,6 +50,31 @@ final class ReplicatedStack {
     static long pid(String instance) throws Exception {
         return Long.parseLong(Files.readString(stateDir().resolve("pids").resolve(instance + ".pid")).trim());
     }
+
+    /** Every instance of every service answers ready (a killed one has been restarted by the launcher). */
+    static void awaitAllReady() throws Exception {
+        for (LocalStack.Service s : LocalStack.SERVICES) {
+            for (int n = 1; n <= REPLICAS; n++) {
+                awaitReady(n == 1 ? s.name() : s.name() + "-" + n);
+            }
+        }
+    }
+
+    /** One instance ({@code <service>} or {@code <service>-n}) answers ready on its own port. */
+    static void awaitReady(String instance) throws Exception {
+        Matcher m = INSTANCE.matcher(instance);
+        if (!m.matches()) {
+            throw new IllegalArgumentException(instance);
+        }
+        int n = m.group(2) == null ? 1 : Integer.parseInt(m.group(2));
+        String url = env().get(m.group(1).toUpperCase(Locale.ROOT).replace('-', '_') + "_URLS").split(",")[n - 1];
+        await(instance + " ready").atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+                .until(() -> HTTP.send(HttpRequest.newBuilder(URI.create(url + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+    }
+
+    private static final Pattern INSTANCE = Pattern.compile("([a-z]+-[a-z]+)(?:-(\\d+))?");
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     static synchronized void stop() throws InterruptedException {
         if (process != null) {

@@ -23,6 +23,7 @@ import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -40,11 +41,19 @@ import org.junit.jupiter.api.Test;
  * anchoring and settlement latency p99 during the roll stay within 2x their steady values (a probe flow
  * every 2 s measures both). Figures: {@code target/rolling-restart.md}.
  */
-// Not yet run to completion on the shared machine (issue 29 report): opt in with -De2e.failover=true until it is.
-@org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "e2e.failover", matches = "true")
-@Order(92) // after FailoverIT, on the same stack, which it stops
+@Order(-1) // after FailoverIT, on the same stack, which it stops before the shared stack starts
 class RollingRestartIT {
 
+    /** -De2e.roll.sequential=true: one instance of the whole stack at a time (slower); by default every service rolls at once. */
+    static final boolean SEQUENTIAL = Boolean.getBoolean("e2e.roll.sequential");
+    /** The consumer group of each service whose partitions must move when an instance stops (one per service). */
+    static final Map<String, String> GROUPS = Map.of("mandate-service", "mandate-service.anchor-receipts",
+            "invoice-service", "invoice-service", "settlement-watcher", "settlement-watcher-deposits",
+            "anchor-service", "anchor-service", "discovery-service", "discovery-trust-mandates",
+            "webhook-dispatcher", "webhook-dispatcher-mandate");
+    /** The lease a service's instance may hold (base's chain stands for the watcher's chains). */
+    static final Map<String, String> LEASES = Map.of("anchor-service", "anchor:anchor-service.signer",
+            "settlement-watcher", "watcher:settlement-watcher.chain.base");
     static final List<String> SERVICES = List.of("mandate-service", "invoice-service", "settlement-watcher", "anchor-service",
             "discovery-service", "webhook-dispatcher");
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -60,6 +69,8 @@ class RollingRestartIT {
         final List<Long> anchoring = new CopyOnWriteArrayList<>();
         final List<Long> settlement = new CopyOnWriteArrayList<>();
         final AtomicBoolean running = new AtomicBoolean(true);
+        /** Probe flows that failed (a request refused or a step not seen within 60 s): client failures too. */
+        final List<String> failures = new CopyOnWriteArrayList<>();
         final Map<String, String> env;
         final MandateFlows flows;
         final EvmRpc base;
@@ -96,6 +107,7 @@ class RollingRestartIT {
                                     .get("/v1/invoices/" + inv.get("id").asText()).then().extract().path("data.status")));
                     settlement.add(System.currentTimeMillis() - t1);
                 } catch (Exception | AssertionError e) {
+                    failures.add(e.toString());
                     System.out.println("[roll] probe flow failed: " + e);
                 }
                 Calls.sleep(2000); // pacing: one probe flow every 2 s (a clock, no condition)
@@ -123,9 +135,46 @@ class RollingRestartIT {
         return s.get(Math.min(s.size() - 1, (int) Math.ceil(s.size() * 0.99) - 1));
     }
 
+    /** One service's instances restarted one at a time: SIGTERM, then the next only once the replacement is ready. */
+    private void roll(Map<String, String> env, String service, List<String> log) throws Exception {
+        for (int n = 1; n <= ReplicatedStack.REPLICAS; n++) {
+            String instance = n == 1 ? service : service + "-" + n;
+            ReplicatedStack.awaitReady(instance);
+            String group = GROUPS.get(service);
+            Set<String> members = FailoverIT.members(env, group);
+            String lease = LEASES.get(service);
+            String holder = lease == null ? null : FailoverIT.holderOrNull(env, lease);
+            boolean holds = holder != null && FailoverIT.instanceOf(holder).equals(instance);
+            long pid = ReplicatedStack.pid(instance);
+            ProcessHandle process = ProcessHandle.of(pid).orElseThrow();
+            long t0 = System.currentTimeMillis();
+            FailoverIT.signal("TERM", pid);
+            // a draining instance keeps working until it exits (requests, its batch, its lease, its partitions):
+            // the work must have moved within the bound of its exit (DrainIT checks the drain itself)
+            process.onExit().get(90, java.util.concurrent.TimeUnit.SECONDS);
+            long exit = System.currentTimeMillis();
+            String moved = String.format("drained and exited %.1f s; after the exit: ", (exit - t0) / 1000.0);
+            if (holds) {
+                await(lease + " moves off " + instance).atMost(FailoverIT.left(exit)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> FailoverIT.holderOrNull(env, lease), h -> h != null && !h.equals(holder));
+                moved += String.format("%s %.1f s, ", lease, (System.currentTimeMillis() - exit) / 1000.0);
+            }
+            long groupMs = FailoverIT.groupMoved(env, group, members, exit);
+            moved += String.format("%s partitions %.1f s", group, groupMs / 1000.0);
+            await(instance + " restarted and ready").atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(250))
+                    .ignoreExceptions().until(() -> ReplicatedStack.pid(instance) != pid);
+            ReplicatedStack.awaitReady(instance);
+            long readyMs = System.currentTimeMillis() - t0;
+            FailoverFigures.row(String.format("| %s | SIGTERM (rolling restart) | %s | replacement ready %.1f s |", instance, moved,
+                    readyMs / 1000.0));
+            log.add(String.format("%s: %.1f s", instance, readyMs / 1000.0));
+        }
+    }
+
     @Test
     void restartingEveryInstanceOneAtATimeFailsNoRequestAndLosesOrDoublesNothing() throws Exception {
         Map<String, String> env = ReplicatedStack.env();
+        ReplicatedStack.awaitAllReady();
         long seed = new java.security.SecureRandom().nextLong();
         Instant start = Instant.now().minusSeconds(1);
         WebhookReceiver receiver = new WebhookReceiver(Ports.free(), 0.0, new java.util.Random(seed));
@@ -141,8 +190,27 @@ class RollingRestartIT {
         assertThat(sub.status()).as(sub.body()).isEqualTo(201);
         Instant subscribedAt = Instant.now();
 
+        // MCP calls too: a tool of discovery-service that reads mandate-service (service to service, balanced)
+        AtomicBoolean mcpRunning = new AtomicBoolean(true);
+        List<String> mcpErrors = new CopyOnWriteArrayList<>();
+        Runnable mcpWorker = () -> {
+            int n = 0;
+            while (mcpRunning.get()) {
+                List<String> ids = List.copyOf(load.mandates.keySet());
+                if (!ids.isEmpty()) {
+                    String id = ids.get(n++ % ids.size());
+                    String call = "{\"jsonrpc\":\"2.0\",\"id\":" + n + ",\"method\":\"tools/call\",\"params\":{\"name\":"
+                            + "\"service_verify_mandate\",\"arguments\":{\"mandate_id\":\"" + id + "\"}}}";
+                    Calls.Answer a = load.calls.send("mcp.verify_mandate", "POST", "/disco/mcp", call, Map.of());
+                    if (a.status() == 200 && a.body().contains("\"isError\":true")) {
+                        mcpErrors.add(a.body());
+                    }
+                }
+                Calls.sleep(500); // pacing: two MCP calls a second (a clock, no condition)
+            }
+        };
         List<Thread> workers = List.of(new Thread(load.mandateWorker(), "roll-mandate"), new Thread(load.invoiceWorker(), "roll-invoice"),
-                new Thread(load.x402Worker(), "roll-x402"));
+                new Thread(load.x402Worker(), "roll-x402"), new Thread(mcpWorker, "roll-mcp"));
         workers.forEach(Thread::start);
         Probe steady = new Probe(env);
         Thread probeThread = new Thread(steady, "roll-probe-steady");
@@ -157,26 +225,35 @@ class RollingRestartIT {
         rollProbe.start();
         int callsBefore = load.calls.calls().size();
         long rollStart = System.currentTimeMillis();
-        List<String> log = new ArrayList<>();
-        for (String service : SERVICES) {
-            for (int n = 1; n <= ReplicatedStack.REPLICAS; n++) {
-                String instance = n == 1 ? service : service + "-" + n;
-                long pid = ReplicatedStack.pid(instance);
-                long t0 = System.currentTimeMillis();
-                FailoverIT.signal("TERM", pid);
-                String url = env.get(service.toUpperCase(java.util.Locale.ROOT).replace('-', '_') + "_URLS").split(",")[n - 1];
-                await(instance + " restarted and ready").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(250))
-                        .ignoreExceptions().until(() -> ReplicatedStack.pid(instance) != pid && http.send(
-                                HttpRequest.newBuilder(URI.create(url + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build(),
-                                HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
-                log.add(String.format("%s: %.1f s", instance, (System.currentTimeMillis() - t0) / 1000.0));
-                System.out.println("[roll] " + log.get(log.size() - 1));
+        List<String> log = new CopyOnWriteArrayList<>();
+        List<Throwable> rollFailures = new CopyOnWriteArrayList<>();
+        if (SEQUENTIAL) {
+            for (String service : SERVICES) {
+                roll(env, service, log);
+            }
+        } else {
+            // every service rolls at once, each one instance at a time (as `helm upgrade` rolls every Deployment)
+            List<Thread> rolls = new ArrayList<>();
+            for (String service : SERVICES) {
+                Thread t = new Thread(() -> {
+                    try {
+                        roll(env, service, log);
+                    } catch (Throwable e) {
+                        rollFailures.add(e);
+                    }
+                }, "roll-" + service);
+                t.start();
+                rolls.add(t);
+            }
+            for (Thread t : rolls) {
+                t.join(600_000);
             }
         }
         long rollMs = System.currentTimeMillis() - rollStart;
         rolling.running.set(false);
         rollProbe.join(120_000);
         load.stop();
+        mcpRunning.set(false);
         for (Thread t : workers) {
             t.join(200_000);
         }
@@ -216,7 +293,11 @@ class RollingRestartIT {
         Files.createDirectories(out.getParent());
         Files.writeString(out, report + "\n" + (last[0] == null ? "" : last[0].summary()) + "\n");
 
+        assertThat(rollFailures).as("the roll itself (work moved off each stopped instance, each restarted)").isEmpty();
         assertThat(failed).as("failed client requests").isEmpty();
+        assertThat(mcpErrors).as("MCP tool calls answered with a tool error").isEmpty();
+        assertThat(steady.failures).as("failed probe flows (steady)").isEmpty();
+        assertThat(rolling.failures).as("failed probe flows (during the roll)").isEmpty();
         assertThat(last[0].violations()).as("violations:\n" + last[0].details()).isZero();
         assertThat(rolling.anchoring).as("anchoring probes during the roll").isNotEmpty();
         assertThat(rolling.settlement).as("settlement probes during the roll").isNotEmpty();

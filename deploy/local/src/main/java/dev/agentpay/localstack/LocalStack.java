@@ -234,7 +234,21 @@ public final class LocalStack {
             }
             instancePorts.put(svc.name(), ports);
         }
-        ServiceLauncher services = new ServiceLauncher(root, logs, servicePorts, instancePorts, env, http);
+        // With several instances, services reach each other through one balanced port per service (as through a
+        // Kubernetes Service), every path included: the public gateway routes only the public ones.
+        Map<String, String> serviceUrls = new LinkedHashMap<>();
+        if (replicas > 1) {
+            Map<String, Integer> proxyPorts = new LinkedHashMap<>();
+            for (Service svc : SERVICES) {
+                proxyPorts.put(svc.name(), Ports.free());
+            }
+            ServiceProxies proxies = Steps.timed("service proxies", () -> ServiceProxies.start(proxyPorts, instancePorts));
+            started.add(proxies);
+            SERVICES.forEach(svc -> serviceUrls.put(svc.name(), proxies.url(svc.name())));
+        } else {
+            servicePorts.forEach((name, p) -> serviceUrls.put(name, "http://127.0.0.1:" + p));
+        }
+        ServiceLauncher services = new ServiceLauncher(root, logs, serviceUrls, instancePorts, env, http);
         // Instance 1 of each service keeps the service's name (logs, pids); instance n is "<service>-n".
         List<String> instanceNames = new ArrayList<>();
         List<CompletableFuture<ManagedProcess>> starts = new ArrayList<>();

@@ -15,20 +15,21 @@ final class ServiceLauncher {
 
     private final Path root;
     private final Path logs;
-    private final Map<String, Integer> servicePorts;
+    private final Map<String, String> serviceUrls;
     private final Map<String, List<Integer>> instancePorts;
     private final Map<String, String> env;
     private final HttpClient http;
 
     /**
-     * @param servicePorts  instance 1's port per service
+     * @param serviceUrls   the URL each service is reached at by the others (instance 1's port, or with
+     *                      {@code --replicas N} the service's balanced port: {@link ServiceProxies})
      * @param instancePorts every instance's port per service, instance 1 first ({@code --replicas N})
      */
-    ServiceLauncher(Path root, Path logs, Map<String, Integer> servicePorts, Map<String, List<Integer>> instancePorts,
+    ServiceLauncher(Path root, Path logs, Map<String, String> serviceUrls, Map<String, List<Integer>> instancePorts,
             Map<String, String> env, HttpClient http) {
         this.root = root;
         this.logs = logs;
-        this.servicePorts = servicePorts;
+        this.serviceUrls = serviceUrls;
         this.instancePorts = instancePorts;
         this.env = env;
         this.http = http;
@@ -46,7 +47,6 @@ final class ServiceLauncher {
             throw new IllegalStateException(jar + " is missing: build first (deploy/local/run builds it)");
         }
         int port = instancePorts.get(svc.name()).get(instance - 1);
-        int replicas = instancePorts.get(svc.name()).size();
         Map<String, String> e = new LinkedHashMap<>();
         e.put("HTTP_PORT", Integer.toString(port));
         e.put("DB_HOST", "127.0.0.1");
@@ -58,10 +58,10 @@ final class ServiceLauncher {
         e.put("ADMIN_API_KEY", env.get("ADMIN_API_KEY"));
         e.put("PUBLIC_BASE_URL", baseUrl);
         e.put("GATEWAY_URL", baseUrl);
-        // With several instances a service reaches another one through the gateway (balanced, like a
-        // Kubernetes Service), not instance 1, which may be the one restarting.
-        servicePorts.forEach((name, p) -> e.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URL",
-                replicas > 1 ? baseUrl : "http://127.0.0.1:" + p));
+        // With several instances a service reaches another one through that service's balanced port
+        // (ServiceProxies, like a Kubernetes Service), not instance 1, which may be the one restarting; not
+        // through the public gateway either, which does not route internal paths such as /admin.
+        serviceUrls.forEach((name, url) -> e.put(name.toUpperCase(Locale.ROOT).replace('-', '_') + "_URL", url));
         e.put("HOSTNAME", instanceName(svc, instance)); // names the instance in leases and logs
         // Chain settings are public; the anchor signer key goes to anchor-service only.
         env.forEach((k, v) -> {

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * The gateway in front of several instances of a service ({@code --replicas N}): round robin over the
  * ready ones, an instance that refuses connections out at once and the request sent to another (a POST
  * too: nothing reached the refusing one), a draining instance (readiness 503) out at the next check, and a
- * POST that failed after it reached an instance never sent to a second one.
+ * POST that failed after it reached an instance never sent to a second one. And the services' own balanced
+ * ports ({@link ServiceProxies}), which forward the internal paths the gateway does not route.
  */
 class GatewayBalancingTest {
 
@@ -46,7 +47,7 @@ class GatewayBalancingTest {
                 ex.sendResponseHeaders(readiness, -1);
                 ex.close();
             });
-            server.createContext("/v1/mandates", ex -> {
+            server.createContext("/", ex -> {
                 try (InputStream in = ex.getRequestBody()) {
                     in.readAllBytes();
                 }
@@ -71,12 +72,16 @@ class GatewayBalancingTest {
 
     private final List<Instance> instances = new ArrayList<>();
     private Gateway gateway;
+    private ServiceProxies proxies;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
     @AfterEach
     void stop() {
         if (gateway != null) {
             gateway.close();
+        }
+        if (proxies != null) {
+            proxies.close();
         }
         instances.forEach(i -> i.server.stop(0));
     }
@@ -157,5 +162,31 @@ class GatewayBalancingTest {
         HttpResponse<String> r = send("POST");
         assertThat(r.statusCode()).isEqualTo(502);
         assertThat(instances.stream().mapToInt(i -> i.requests.get()).sum()).isEqualTo(1);
+    }
+
+    @Test
+    void servicesReachEachOtherThroughABalancedPortThatForwardsEveryPathTheGatewayDoesNotRoute() throws Exception {
+        start(2, List.of());
+        int dead;
+        int listen;
+        try (ServerSocket s = new ServerSocket(0); ServerSocket l = new ServerSocket(0)) {
+            dead = s.getLocalPort(); // closed: connections are refused
+            listen = l.getLocalPort();
+        }
+        proxies = ServiceProxies.start(Map.of("invoice-service", listen),
+                Map.of("invoice-service", List.of(instances.get(0).port(), dead, instances.get(1).port())));
+        String url = proxies.url("invoice-service") + "/admin/charges/c1/invoice";
+        List<String> seen = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                    .PUT(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as("an internal path, through the service's port").isEqualTo(200);
+            seen.add(r.body());
+        }
+        assertThat(seen).containsOnly("i1", "i2").contains("i1", "i2");
+        // the public gateway does not route it
+        assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/admin/charges/c1/invoice"))
+                .timeout(Duration.ofSeconds(10)).PUT(HttpRequest.BodyPublishers.ofString("{}")).build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
     }
 }
