@@ -37,6 +37,10 @@ public final class UpstreamStub implements AutoCloseable {
     public static final String NARROW_BEARER = "eyJhbGciOiJFUzI1NiJ9.eyJzY29wZSI6Im1hbmRhdGVzOnJlYWQifQ.c2lnbmF0dXJl";
     public static final String PAY_TO = "0x1111111111111111111111111111111111111111";
     public static final String USDC_BASE = "0x833589fCD6eDb6E08f4c3C32D4f71b54bdA02913";
+    /** An OAuth client the stub's {@code POST /oauth/token} accepts (answering {@link #BEARER}), and one whose token lives 20 s. */
+    public static final String CLIENT_ID = "cli_" + "c1".repeat(16);
+    public static final String SHORT_CLIENT_ID = "cli_" + "c2".repeat(16);
+    public static final String CLIENT_SECRET = "cs_" + "5e".repeat(32);
 
     /** One request the stub received. */
     public record Seen(String method, String path, Map<String, List<String>> headers, String body) {
@@ -64,6 +68,13 @@ public final class UpstreamStub implements AutoCloseable {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    /** A mandate with a budget of 1.00 USDC (the stub's budget answer: 0.25 spent, 0.25 reserved, two charges). */
+    public String mandateWithBudget(String state) {
+        String id = mandate(state);
+        mandates.get(id).putObject("budget").put("amount", "1.00").put("currency", "USDC").putNull("period").putNull("max_per_charge");
+        return id;
+    }
+
     /** Puts a mandate in a given state (for tests that need one without the sign flow). */
     public String mandate(String state) {
         String id = "mnd_" + UUID.randomUUID();
@@ -83,7 +94,11 @@ public final class UpstreamStub implements AutoCloseable {
             String method = ex.getRequestMethod();
             String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             seen.add(new Seen(method, path, Map.copyOf(ex.getRequestHeaders()), body));
-            if (path.startsWith("/v1/")) {
+            if (path.equals("/oauth/token") && method.equals("POST")) {
+                oauthToken(ex, body);
+            } else if (path.equals("/v1/invoices") && method.equals("GET")) {
+                invoiceList(ex);
+            } else if (path.startsWith("/v1/")) {
                 mandateService(ex, method, path, body);
             } else if (path.startsWith("/api/x402/")) {
                 if (invoiceDown) {
@@ -172,9 +187,24 @@ public final class UpstreamStub implements AutoCloseable {
             return;
         }
         if (op.equals("budget") && method.equals("GET")) {
-            send(ex, 200, M.createObjectNode().put("success", true).set("data", M.createObjectNode()
-                    .put("mandate_id", m.get("id").asText()).put("amount", "1").put("reserved", "0").put("spent", "0")
-                    .put("remaining", "1").set("charges", M.createArrayNode())));
+            if (!m.path("budget").isObject()) {
+                send(ex, 200, M.createObjectNode().put("success", true).set("data", M.createObjectNode()
+                        .put("mandate_id", m.get("id").asText()).put("amount", "1").put("reserved", "0").put("spent", "0")
+                        .put("remaining", "1").set("charges", M.createArrayNode())));
+                return;
+            }
+            ObjectNode b = M.createObjectNode().put("mandate_id", m.get("id").asText()).put("amount", "1.00").put("currency", "USDC")
+                    .putNull("period").putNull("max_per_charge").put("period_start", "2026-11-26T10:00:00.000Z").putNull("period_end")
+                    .put("reserved", "0.25").put("spent", "0.25").put("remaining", "0.5");
+            b.putArray("charges")
+                    .add(M.createObjectNode().put("charge_id", "chg_open").put("mandate_id", m.get("id").asText())
+                            .put("invoice_id", "00000000-0000-4000-8000-0000000000c2").put("amount", "0.25").put("status", "pending")
+                            .put("created_at", "2026-11-26T10:02:00.000Z").putNull("settled_at").putNull("released_at"))
+                    .add(M.createObjectNode().put("charge_id", "chg_<b>paid</b>").put("mandate_id", m.get("id").asText())
+                            .put("invoice_id", "00000000-0000-4000-8000-0000000000c1").put("amount", "0.25").put("status", "settled")
+                            .put("created_at", "2026-11-26T10:01:00.000Z").put("settled_at", "2026-11-26T10:01:30.000Z").putNull("released_at"));
+            b.put("next_cursor", "older-charges");
+            send(ex, 200, M.createObjectNode().put("success", true).set("data", b));
             return;
         }
         if (op.equals("charges") && method.equals("POST")) {
@@ -203,6 +233,41 @@ public final class UpstreamStub implements AutoCloseable {
             return;
         }
         send(ex, 404, error("not_found", "no such resource"));
+    }
+
+    /** mandate-service's {@code POST /oauth/token} (client credentials, {@code client_secret_post}). */
+    private void oauthToken(HttpExchange ex, String body) throws IOException {
+        Map<String, String> form = new java.util.HashMap<>();
+        for (String pair : body.split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+                form.put(java.net.URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                        java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        }
+        String id = form.get("client_id");
+        if (!"client_credentials".equals(form.get("grant_type")) || !CLIENT_SECRET.equals(form.get("client_secret"))
+                || !(CLIENT_ID.equals(id) || SHORT_CLIENT_ID.equals(id))) {
+            send(ex, 401, M.createObjectNode().put("success", false).put("error", "invalid_client")
+                    .put("error_description", "client authentication failed"));
+            return;
+        }
+        send(ex, 200, M.createObjectNode().put("access_token", BEARER).put("token_type", "Bearer")
+                .put("expires_in", SHORT_CLIENT_ID.equals(id) ? 20 : 600).put("scope", "invoices:read mandates:read"));
+    }
+
+    /** invoice-service's {@code GET /v1/invoices}: an empty page to a valid key or token. */
+    private void invoiceList(HttpExchange ex) throws IOException {
+        String authorization = ex.getRequestHeaders().getFirst("Authorization");
+        boolean ok = authorization != null ? authorization.equals("Bearer " + BEARER) : API_KEY.equals(ex.getRequestHeaders().getFirst("x-api-key"));
+        if (!ok) {
+            send(ex, 401, error("unauthorized", "missing or invalid credential"));
+            return;
+        }
+        ObjectNode data = M.createObjectNode();
+        data.putArray("items");
+        data.putNull("nextCursor");
+        send(ex, 200, M.createObjectNode().put("success", true).set("data", data));
     }
 
     private static ObjectNode newMandate(String id, String proposer, String counterparty, String scope, JsonNode terms, String expiresAt) {
