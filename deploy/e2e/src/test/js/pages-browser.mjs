@@ -194,7 +194,48 @@ async function consoleJourney(k) {
   await axe(page, 'console mandate');
   await fitsWidth(page, 'console mandate');
   await page.screenshot({ path: join(cmd.outDir, 'console-mandate.png'), fullPage: true });
-  await readmeShot(page, 'console-dispute');
+
+  // the dispute's case (issue 30's API): each side's evidence, adding evidence, the outcome
+  await Promise.all([page.waitForURL(`**/console/mandates/${k.mandateId}/dispute`), page.locator('#dispute-case-link').click()]);
+  if (await page.locator('#dispute-unavailable').count() === 1) {
+    // a platform without dispute cases (before issue 30's mandate-service): the page says so, offers no form
+    result.disputeCases = false;
+    check(await page.locator('#evidence-form').count() === 0, 'no dispute cases on this platform: the page says so, no evidence form');
+  } else {
+    result.disputeCases = true;
+    check((await page.locator('#case-status').textContent()) === 'open', 'the dispute case is open');
+    check((await page.locator('#case-reason').textContent()) === result.disputeReason, 'the case shows the reason as text');
+    result.evidenceText = 'Delivered on 3 May ' + k.scope;
+    await page.locator('#ev-party').selectOption('counterparty');
+    await page.locator('#ev-text').fill(result.evidenceText);
+    await page.locator('#ev-links').fill('https://example.com/delivery-log.txt');
+    await Promise.all([page.waitForURL('**flash=evidence**'), page.getByRole('button', { name: 'Add evidence' }).click()]);
+    const ev = page.locator('ol.evidence[data-party="counterparty"] li');
+    check(await ev.count() === 1, 'the evidence is listed under the counterparty');
+    check((await ev.locator('.evidence-text').textContent()) === result.evidenceText, 'the evidence text is shown as text');
+    check(await ev.locator('img').count() === 0, 'the evidence markup made no element');
+    check((await ev.locator('a').getAttribute('href')) === 'https://example.com/delivery-log.txt', 'the evidence link');
+    check(/0x[0-9a-f]{64}/.test(await ev.textContent()), "the evidence's SHA-256 is shown");
+    const forgedEvidence = await page.request.post(`${k.consoleUrl}/mandates/${k.mandateId}/dispute/evidence`,
+      { form: { _csrf: 'forged', party: 'counterparty', text: 'forged' }, maxRedirects: 0 });
+    check(forgedEvidence.status() === 403, 'an evidence post without the CSRF token is refused (403)');
+    await axe(page, 'console dispute (open)');
+    await fitsWidth(page, 'console dispute');
+    await page.screenshot({ path: join(cmd.outDir, 'console-dispute-open.png'), fullPage: true });
+    // the arbiter (operator, x-admin-key, not routed by the gateway) resolves it: the outcome shows, no more form
+    const resolved = await fetch(`${k.mandateServiceUrl}/admin/v1/disputes/${k.mandateId}/resolve`, { method: 'POST',
+      headers: { 'x-admin-key': k.adminKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ to_counterparty: '0', to_proposer: '0', note: 'settled between the parties ' + k.scope }) });
+    check(resolved.status === 200, `the arbiter resolves the dispute (${resolved.status})`);
+    await page.goto(`${k.consoleUrl}/mandates/${k.mandateId}/dispute`);
+    check((await page.locator('#case-status').textContent()) === 'resolved', 'the case is resolved');
+    check(((await page.locator('#outcome').textContent()) || '').includes('Resolved by the arbiter'), 'the outcome is shown');
+    check((await page.locator('#outcome-note').textContent()) === 'settled between the parties ' + k.scope, 'the note is shown as text');
+    check(await page.locator('#evidence-form').count() === 0, 'a resolved case takes no more evidence');
+    await axe(page, 'console dispute (resolved)');
+  }
+  await page.screenshot({ path: join(cmd.outDir, 'console-dispute.png'), fullPage: true });
+  if (result.disputeCases) await readmeShot(page, 'console-dispute');
 
   // a mandate's budget: spent, reserved, remaining, and its charges linking to their payment pages
   const b = k.budget;

@@ -121,6 +121,87 @@ class ConsoleTest {
         assertThat(given().get("/console/login?ended=expired").asString()).contains("the OAuth access token expired");
     }
 
+    /** A console session signed in with the stub's API key: its cookie and its CSRF token (read from a page's form). */
+    record Signed(String session, String csrf) {
+    }
+
+    static Signed signInWithKey() {
+        LoginForm f = loginForm();
+        String session = given().redirects().follow(false).cookie("agentpay_console_login", f.cookie()).formParam("_csrf", f.token())
+                .formParam("apiKey", UpstreamStub.API_KEY).post("/console/login").getCookie("agentpay_console");
+        Matcher m = CSRF.matcher(given().cookie("agentpay_console", session).get("/console/mandates").asString());
+        assertThat(m.find()).isTrue();
+        return new Signed(session, m.group(1));
+    }
+
+    @Test
+    void aDisputeCaseShowsEachSidesEvidenceTakesNewEvidenceAndShowsTheOutcome() {
+        UpstreamStub stub = UpstreamStubResource.stub();
+        Signed s = signInWithKey();
+        String id = stub.mandate("in_progress");
+        // never disputed: the case page says so
+        assertThat(given().cookie("agentpay_console", s.session()).get("/console/mandates/" + id + "/dispute").then().statusCode(404)
+                .extract().asString()).contains("id=\"no-dispute\"");
+        given().redirects().follow(false).cookie("agentpay_console", s.session()).formParam("_csrf", s.csrf())
+                .formParam("reason", "<script>alert(1)</script> never delivered").post("/console/mandates/" + id + "/dispute")
+                .then().statusCode(303);
+        assertThat(given().cookie("agentpay_console", s.session()).get("/console/mandates/" + id).asString())
+                .contains("href=\"/console/mandates/" + id + "/dispute\"");
+        String page = given().cookie("agentpay_console", s.session()).get("/console/mandates/" + id + "/dispute").then().statusCode(200)
+                .extract().asString();
+        assertThat(page).contains("id=\"case-status\">open<", "&lt;script&gt;alert(1)&lt;/script&gt; never delivered",
+                "id=\"side-proposer\"", "id=\"side-counterparty\"", "id=\"evidence-form\"", "2026-12-10T16:59:00.000Z")
+                .doesNotContain("<script>alert(1)");
+        Matcher key = Pattern.compile("name=\"idempotencyKey\" value=\"([^\"]+)\"").matcher(page);
+        assertThat(key.find()).isTrue();
+
+        // evidence: refused without the session's CSRF token or from another origin, nothing sent
+        int posts = stub.seen("POST", "/v1/mandates/" + id + "/dispute/evidence").size();
+        assertThat(given().redirects().follow(false).cookie("agentpay_console", s.session()).formParam("_csrf", "forged")
+                .formParam("party", "counterparty").formParam("text", "x").post("/console/mandates/" + id + "/dispute/evidence").statusCode())
+                .isEqualTo(403);
+        assertThat(given().redirects().follow(false).header("Origin", "https://evil.example").cookie("agentpay_console", s.session())
+                .formParam("_csrf", s.csrf()).formParam("party", "counterparty").formParam("text", "x")
+                .post("/console/mandates/" + id + "/dispute/evidence").statusCode()).isEqualTo(403);
+        assertThat(stub.seen("POST", "/v1/mandates/" + id + "/dispute/evidence")).hasSize(posts);
+
+        // added for the counterparty with links; sent twice with the same form key: one piece of evidence
+        for (int i = 0; i < 2; i++) {
+            Response added = given().redirects().follow(false).cookie("agentpay_console", s.session()).formParam("_csrf", s.csrf())
+                    .formParam("idempotencyKey", key.group(1)).formParam("party", "counterparty")
+                    .formParam("text", "Delivered <img src=x onerror=alert(1)> on 3 May")
+                    .formParam("links", "https://example.com/log.txt\n\njavascript:alert(1)\n")
+                    .post("/console/mandates/" + id + "/dispute/evidence");
+            assertThat(added.statusCode()).as(added.asString()).isEqualTo(303);
+            assertThat(added.getHeader("Location")).contains("/console/mandates/" + id + "/dispute?flash=evidence#evidence-evd_");
+        }
+        UpstreamStub.Seen sent = stub.seen("POST", "/v1/mandates/" + id + "/dispute/evidence").get(posts);
+        assertThat(sent.headers().get("Idempotency-key")).containsExactly(key.group(1));
+        assertThat(sent.body()).contains("\"party\":\"counterparty\"", "\"links\":[\"https://example.com/log.txt\",\"javascript:alert(1)\"]",
+                "\"triggered_by\":\"console\"");
+        page = given().cookie("agentpay_console", s.session()).get("/console/mandates/" + id + "/dispute?flash=evidence").asString();
+        assertThat(Pattern.compile("data-evidence-id=").matcher(page).results().count()).isEqualTo(1);
+        assertThat(page).contains("Evidence added.", "Delivered &lt;img src=x onerror=alert(1)&gt; on 3 May",
+                "<a href=\"https://example.com/log.txt\" rel=\"noreferrer noopener nofollow\"", "<span class=\"text\">javascript:alert(1)</span>")
+                .doesNotContain("href=\"javascript:").doesNotContain("<img src=x");
+
+        // the arbiter decides: the outcome is shown and no more evidence can be added here
+        stub.resolve(id, "0", "0", "refund <b>agreed</b>");
+        page = given().cookie("agentpay_console", s.session()).get("/console/mandates/" + id + "/dispute").asString();
+        assertThat(page).contains("id=\"case-status\">resolved<", "Resolved by the arbiter", "id=\"outcome-counterparty\">0<",
+                "refund &lt;b&gt;agreed&lt;/b&gt;").doesNotContain("id=\"evidence-form\"");
+    }
+
+    @Test
+    void aPlatformWithoutDisputeCasesSaysSo() {
+        UpstreamStub stub = UpstreamStubResource.stub();
+        Signed s = signInWithKey();
+        String id = stub.mandate("disputed");
+        stub.withoutCases.add(id);
+        assertThat(given().cookie("agentpay_console", s.session()).get("/console/mandates/" + id + "/dispute").then().statusCode(404)
+                .extract().asString()).contains("id=\"dispute-unavailable\"").doesNotContain("id=\"evidence-form\"");
+    }
+
     @Test
     void aMandatesBudgetShowsItsMoneyAndCharges() {
         UpstreamStub stub = UpstreamStubResource.stub();

@@ -218,6 +218,10 @@ public final class UpstreamStub implements AutoCloseable {
             send(ex, 201, M.createObjectNode().put("success", true).set("data", c));
             return;
         }
+        if (op.equals("dispute") && (method.equals("GET") || p.length > 5)) {
+            disputeCase(ex, method, p, m, in);
+            return;
+        }
         if (op.equals("dispute")) {
             if (!in.path("reason").isTextual()) {
                 send(ex, 400, error("validation_error", "reason: is required"));
@@ -228,8 +232,96 @@ public final class UpstreamStub implements AutoCloseable {
                 return;
             }
             m.put("state", "disputed");
+            m.put("dispute_reason", in.path("reason").asText());
+            m.put("_disputed_at", ISO_MILLIS.format(Instant.now()));
             send(ex, 200, M.createObjectNode().put("success", true).set("data", M.createObjectNode()
                     .put("mandate_id", m.get("id").asText()).put("status", "disputed")));
+            return;
+        }
+        send(ex, 404, error("not_found", "no such resource"));
+    }
+
+    /** Mandates whose platform has no dispute cases (the route answers a plain 404, as before issue 30). */
+    public final java.util.Set<String> withoutCases = ConcurrentHashMap.newKeySet();
+
+    /** Resolves a stub mandate's dispute as the arbiter would ({@code POST /admin/v1/disputes/{id}/resolve}). */
+    public void resolve(String id, String toCounterparty, String toProposer, String note) {
+        ObjectNode m = mandates.get(id);
+        m.put("state", "resolved");
+        m.putObject("_resolution").put("outcome", "arbiter").put("to_counterparty", toCounterparty).put("to_proposer", toProposer)
+                .put("note", note).put("resolved_at", ISO_MILLIS.format(Instant.now())).put("transition_id", UUID.randomUUID().toString());
+    }
+
+    /** mandate-service's dispute case (issue 30, /work/interfaces/escrow.md "disputes: HTTP API"). */
+    private void disputeCase(HttpExchange ex, String method, String[] p, ObjectNode m, JsonNode in) throws IOException {
+        String id = m.get("id").asText();
+        if (withoutCases.contains(id)) {
+            send(ex, 404, error("not_found", "no such resource"));
+            return;
+        }
+        String state = m.get("state").asText();
+        boolean disputed = state.equals("disputed") || state.equals("resolved");
+        if (method.equals("GET") && p.length == 5) {
+            if (!disputed) {
+                send(ex, 404, error("no_dispute", "mandate " + id + " was never disputed"));
+                return;
+            }
+            ObjectNode c = M.createObjectNode().put("mandate_id", id).put("state", state)
+                    .put("status", state.equals("resolved") ? "resolved" : "open").put("reason", m.path("dispute_reason").asText())
+                    .put("opened_by", "console").put("opened_at", m.path("_disputed_at").asText())
+                    .put("deadline_at", "2026-12-10T16:59:00.000Z").put("deadline_outcome", "refund_funder").put("held", "0").putNull("escrow");
+            var sides = c.putArray("sides");
+            for (String party : List.of("proposer", "counterparty")) {
+                ObjectNode side = sides.addObject().put("party", party)
+                        .put("agent_id", m.path(party.equals("proposer") ? "proposer_agent_id" : "counterparty_agent_id").asText());
+                var ev = side.putArray("evidence");
+                for (JsonNode e : m.path("_evidence")) {
+                    if (e.path("party").asText().equals(party)) {
+                        ObjectNode copy = e.deepCopy();
+                        copy.remove("_key");
+                        ev.add(copy);
+                    }
+                }
+            }
+            c.set("resolution", m.has("_resolution") ? m.get("_resolution") : M.nullNode());
+            send(ex, 200, M.createObjectNode().put("success", true).set("data", c));
+            return;
+        }
+        if (method.equals("POST") && p.length == 6 && p[5].equals("evidence")) {
+            if (!state.equals("disputed")) {
+                send(ex, 409, error("dispute_not_open", "mandate " + id + " is " + state));
+                return;
+            }
+            String party = in.path("party").asText();
+            if (!party.equals("proposer") && !party.equals("counterparty")) {
+                send(ex, 400, error("invalid_party", "party: not a role of this mandate"));
+                return;
+            }
+            if (!in.path("text").isTextual() || in.path("text").asText().isEmpty()) {
+                send(ex, 400, error("validation_error", "text: must not be empty"));
+                return;
+            }
+            String key = ex.getRequestHeaders().getFirst("Idempotency-Key");
+            for (JsonNode e : m.path("_evidence")) {
+                if (key != null && key.equals(e.path("_key").asText())) {
+                    ObjectNode replay = e.deepCopy();
+                    replay.remove("_key");
+                    send(ex, 201, M.createObjectNode().put("success", true).set("data", replay));
+                    return;
+                }
+            }
+            ObjectNode e = M.createObjectNode().put("evidence_id", "evd_" + UUID.randomUUID()).put("mandate_id", id).put("party", party)
+                    .put("text", in.path("text").asText());
+            e.set("links", in.path("links").isArray() ? in.path("links") : M.createArrayNode());
+            e.put("sha256", "0x" + "ab".repeat(32)).put("transition_id", UUID.randomUUID().toString()).put("anchor_status", "pending")
+                    .putNull("anchor_tx_hash").putNull("anchor_chain_id").putNull("anchor_block_number").putNull("anchor_log_index")
+                    .put("submitted_by", in.path("triggered_by").asText("system")).put("submitted_at", ISO_MILLIS.format(Instant.now()));
+            ObjectNode stored = e.deepCopy();
+            if (key != null) {
+                stored.put("_key", key);
+            }
+            (m.has("_evidence") ? (com.fasterxml.jackson.databind.node.ArrayNode) m.get("_evidence") : m.putArray("_evidence")).add(stored);
+            send(ex, 201, M.createObjectNode().put("success", true).set("data", e));
             return;
         }
         send(ex, 404, error("not_found", "no such resource"));

@@ -112,6 +112,10 @@ public class ConsoleResource {
     Template mandate;
 
     @Inject
+    @Location("console/dispute.html")
+    Template disputeCase;
+
+    @Inject
     @Location("console/webhooks.html")
     Template webhooks;
 
@@ -328,7 +332,7 @@ public class ConsoleResource {
                 return html(200, mandates.data("s", s).data("nav", "mandates").data("items", items).data("listed", listed)
                         .data("state", only).data("next", next).data("notfound", uri.getQueryParameters().containsKey("notfound"))
                         .data("states", List.of("proposed", "signed_by_proposer", "signed_by_both", "in_progress",
-                                "completed", "disputed", "expired")));
+                                "completed", "disputed", "resolved", "expired")));
             });
         });
     }
@@ -397,6 +401,105 @@ public class ConsoleResource {
                     .chain(r -> r.ok() ? Uni.createFrom().item(see("/console/mandates/" + id + "?flash=disputed"))
                             : failed(s, r));
         });
+    }
+
+    // ---- dispute cases (issue 30: GET /v1/mandates/{id}/dispute, POST .../dispute/evidence) ----
+
+    /**
+     * A dispute's case: its reason and deadline, every side's evidence (text and links as text; links made links only
+     * when they are http(s) URLs), each piece's hash and anchor, the outcome once resolved, and a form to add evidence
+     * for a side while the case is open. A platform without dispute cases (the route answers a plain 404) says so.
+     */
+    @GET
+    @Path("/mandates/{id}/dispute")
+    @Operation(hidden = true)
+    public Uni<Response> disputeCase(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id) {
+        return withSession(sid, s -> {
+            if (!MANDATE_ID.matcher(id).matches()) {
+                return notFound(s, "No mandate has this id.");
+            }
+            return api.get(Service.MANDATE, s.credential(), "/v1/mandates/" + id + "/dispute").chain(r -> {
+                String code = r.body() == null ? "" : r.body().path("error").path("code").asText("");
+                if (r.status() == 404 && "mandate_not_found".equals(code)) {
+                    return notFound(s, "No mandate of yours has this id.");
+                }
+                if (r.status() == 404 && !"no_dispute".equals(code)) {
+                    return html(404, disputeCase.data("s", s).data("nav", "mandates").data("id", id).data("c", null).data("unavailable", true)
+                            .data("flash", null).data("idempotencyKey", null));
+                }
+                if (r.status() == 404) {
+                    return html(404, disputeCase.data("s", s).data("nav", "mandates").data("id", id).data("c", null).data("unavailable", false)
+                            .data("flash", null).data("idempotencyKey", null));
+                }
+                return ok(s, r, c -> disputeCase.data("s", s).data("nav", "mandates").data("id", id).data("c", caseView(c))
+                        .data("unavailable", false).data("flash", flash())
+                        // one key per form shown: sending the same form twice adds the evidence once (the API replays)
+                        .data("idempotencyKey", java.util.UUID.randomUUID().toString()));
+            });
+        });
+    }
+
+    @POST
+    @Path("/mandates/{id}/dispute/evidence")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Operation(hidden = true)
+    public Uni<Response> addEvidence(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id,
+            @FormParam("_csrf") String csrf, @FormParam("party") String party, @FormParam("text") String text,
+            @FormParam("links") String links, @FormParam("idempotencyKey") String idempotencyKey, @HeaderParam("Origin") String origin) {
+        return withPost(sid, csrf, origin, s -> {
+            if (!MANDATE_ID.matcher(id).matches()) {
+                return notFound(s, "No mandate has this id.");
+            }
+            ObjectNode body = mapper.createObjectNode().put("party", party == null ? "" : party.trim()).put("text", text == null ? "" : text)
+                    .put("triggered_by", "console");
+            var list = body.putArray("links");
+            if (links != null) {
+                links.lines().map(String::trim).filter(l -> !l.isEmpty()).forEach(list::add);
+            }
+            String key = idempotencyKey != null && UUID_TEXT.matcher(idempotencyKey).matches() ? idempotencyKey : null;
+            return api.post(Service.MANDATE, s.credential(), "/v1/mandates/" + id + "/dispute/evidence", body, key)
+                    .chain(r -> r.status() == 201 || r.status() == 200
+                            ? Uni.createFrom().item(see("/console/mandates/" + id + "/dispute?flash=evidence#evidence-"
+                                    + enc(r.body() == null ? "" : r.body().path("data").path("evidence_id").asText(""))))
+                            : failed(s, r));
+        });
+    }
+
+    /** The case as the template reads it, each link marked whether it may be a link (http or https) or stays text. */
+    Object caseView(JsonNode c) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> view = (Map<String, Object>) JsonView.object(c);
+        List<Object> sides = new ArrayList<>();
+        for (JsonNode side : c.path("sides")) {
+            Map<String, Object> sv = JsonView.object(side);
+            List<Object> evidence = new ArrayList<>();
+            for (JsonNode e : side.path("evidence")) {
+                Map<String, Object> ev = JsonView.object(e);
+                List<Object> ls = new ArrayList<>();
+                for (JsonNode l : e.path("links")) {
+                    Map<String, Object> lv = new LinkedHashMap<>();
+                    lv.put("url", l.asText());
+                    lv.put("linkable", linkable(l.asText()));
+                    ls.add(lv);
+                }
+                ev.put("links", ls);
+                evidence.add(ev);
+            }
+            sv.put("evidence", evidence);
+            sides.add(sv);
+        }
+        view.put("sides", sides);
+        return view;
+    }
+
+    /** Whether a partner-given URL may be an {@code href}: an absolute http or https URL with a host, nothing else. */
+    static boolean linkable(String url) {
+        try {
+            URI u = new URI(url);
+            return ("https".equalsIgnoreCase(u.getScheme()) || "http".equalsIgnoreCase(u.getScheme())) && u.getHost() != null;
+        } catch (java.net.URISyntaxException e) {
+            return false;
+        }
     }
 
     // ---- webhooks ----
@@ -616,6 +719,7 @@ public class ConsoleResource {
         String f = uri.getQueryParameters().getFirst("flash");
         return f == null ? null : switch (f) {
             case "disputed" -> "Dispute opened.";
+            case "evidence" -> "Evidence added. It is anchored on chain shortly.";
             case "redelivered" -> "Queued for delivery now.";
             case "rotated" -> "Secret rotated: the previous one stays valid for the overlap.";
             default -> null;

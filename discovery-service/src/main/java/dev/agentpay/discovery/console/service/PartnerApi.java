@@ -46,7 +46,16 @@ public class PartnerApi {
 
     /** A call that changes state: never retried. */
     public Uni<UpstreamResponse> post(Service s, Credential credential, String path, JsonNode body) {
-        return http.write(s.label, http.send(request(HttpMethod.POST, s, credential, path), body));
+        return post(s, credential, path, body, null);
+    }
+
+    /** A call that changes state, with an {@code Idempotency-Key} when given (a repeat is answered, not done again). */
+    public Uni<UpstreamResponse> post(Service s, Credential credential, String path, JsonNode body, String idempotencyKey) {
+        var req = request(HttpMethod.POST, s, credential, path);
+        if (idempotencyKey != null) {
+            req.putHeader("Idempotency-Key", idempotencyKey);
+        }
+        return http.write(s.label, http.send(req, body));
     }
 
     /**
