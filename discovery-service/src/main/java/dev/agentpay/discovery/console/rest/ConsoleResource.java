@@ -367,21 +367,19 @@ public class ConsoleResource {
                                 + (chargesCursor == null || chargesCursor.isBlank() ? "" : "&cursor=" + enc(chargesCursor.trim())))
                                 .onFailure().recoverWithNull()
                         : Uni.createFrom().nullItem();
-                return Uni.combine().all().unis(verified, budget).asTuple().chain(t -> {
-                    ObjectNode v = t.getItem1();
-                    UpstreamResponse b = t.getItem2();
+                return Uni.combine().all().unis(verified, budget).with((v, b) -> {
                     JsonNode bd = b != null && b.status() == 200 && b.body() != null ? b.body().path("data") : null;
                     String budgetError = m.path("budget").isObject() && bd == null
                             ? (b == null ? "The budget could not be read just now." : "The budget could not be read: " + apiError(b)) : null;
                     String olderCharges = bd != null && bd.path("next_cursor").isTextual()
                             ? "/console/mandates/" + id + "?charges=" + enc(bd.path("next_cursor").asText()) + "#charges" : null;
-                    return html(200, mandate.data("s", s).data("nav", "mandates").data("m", tree(m))
+                    return mandate.data("s", s).data("nav", "mandates").data("m", tree(m))
                             .data("terms", pretty(m.path("terms"))).data("verification", v == null ? null : tree(v))
                             .data("budget", bd == null ? null : tree(bd)).data("budgetError", budgetError).data("budgetUsed", used(bd))
                             .data("olderCharges", olderCharges).data("chargesPaged", chargesCursor != null && !chargesCursor.isBlank())
                             .data("disputable", Set.of("signed_by_both", "in_progress").contains(m.path("state").asText()))
-                            .data("flash", flash()));
-                });
+                            .data("flash", flash());
+                }).chain(page -> html(200, page));
             });
         });
     }
