@@ -241,7 +241,7 @@ public final class UpstreamStub implements AutoCloseable {
         send(ex, 404, error("not_found", "no such resource"));
     }
 
-    /** Mandates whose platform has no dispute cases (the route answers a plain 404, as before issue 30). */
+    /** Mandates whose platform has no dispute cases (GET on the dispute path is 405, as before issue 30). */
     public final java.util.Set<String> withoutCases = ConcurrentHashMap.newKeySet();
 
     /** Resolves a stub mandate's dispute as the arbiter would ({@code POST /admin/v1/disputes/{id}/resolve}). */
@@ -256,7 +256,8 @@ public final class UpstreamStub implements AutoCloseable {
     private void disputeCase(HttpExchange ex, String method, String[] p, ObjectNode m, JsonNode in) throws IOException {
         String id = m.get("id").asText();
         if (withoutCases.contains(id)) {
-            send(ex, 404, error("not_found", "no such resource"));
+            // as mandate-service before issue 30: the path has POST (open a dispute) only
+            send(ex, 405, error("method_not_allowed", "GET is not allowed here"));
             return;
         }
         String state = m.get("state").asText();

@@ -421,7 +421,8 @@ public class ConsoleResource {
                 if (r.status() == 404 && "mandate_not_found".equals(code)) {
                     return notFound(s, "No mandate of yours has this id.");
                 }
-                if (r.status() == 404 && !"no_dispute".equals(code)) {
+                // before issue 30 the path has only POST (opening a dispute): a GET is 405, or a plain 404 elsewhere
+                if (r.status() == 405 || r.status() == 404 && !"no_dispute".equals(code)) {
                     return html(404, disputeCase.data("s", s).data("nav", "mandates").data("id", id).data("c", null).data("unavailable", true)
                             .data("flash", null).data("idempotencyKey", null));
                 }
