@@ -54,7 +54,12 @@ async function axe(page, name) {
 
 async function fitsWidth(page, name) {
   const w = await page.evaluate(() => document.documentElement.scrollWidth);
-  check(w <= 360, `${name} fits 360 px without horizontal scrolling (scrollWidth ${w})`);
+  // what sticks out, to name it when it does
+  const wide = w <= 360 ? [] : await page.evaluate(() => [...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > 360 && !e.closest('.scroll'))
+    .slice(-5).map((e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + String(e.className).replace(/ /g, '.') : '')
+      + ' (' + Math.round(e.getBoundingClientRect().right) + ')'));
+  check(w <= 360, `${name} fits 360 px without horizontal scrolling (scrollWidth ${w}; ${wide.join(', ')})`);
 }
 
 // The README's screenshots (PagesIT -Dpages.readme-screenshots=true): the page as it is, at 360 px (at most 1,100 px
@@ -250,8 +255,8 @@ async function consoleJourney(k) {
   const chargeLink = page.locator(`tr[data-charge-id="${b.openChargeId}"] a`);
   check((await chargeLink.getAttribute('href')) === `/checkout/${b.openInvoiceId}`, "a charge links to its invoice's payment page");
   await axe(page, 'console budget');
-  await fitsWidth(page, 'console budget');
   await page.screenshot({ path: join(cmd.outDir, 'console-budget.png'), fullPage: true });
+  await fitsWidth(page, 'console budget');
   await readmeShot(page, 'console-budget');
   await Promise.all([page.waitForURL(`**/checkout/${b.openInvoiceId}`), chargeLink.click()]);
   check((await statusText(page)) === 'Awaiting payment', "the open charge's payment page awaits payment");
