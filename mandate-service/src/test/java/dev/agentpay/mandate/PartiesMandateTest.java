@@ -207,6 +207,50 @@ class PartiesMandateTest {
     }
 
     @Test
+    void walletPartiesSignTheBudgetInTheMultiPartyStruct() throws Exception {
+        Map<String, Object> body = body(List.of(party(caip10(ALICE), "buyer"), party(caip10(BOB), "seller")), null);
+        body.put("budget", Map.of("amount", "1.50", "currency", "USDC", "max_per_charge", "0.50", "period", "P1D"));
+        String id = post(body).statusCode(201).extract().path("data.mandate_id");
+        JsonPath proof = partner.as().get("/v1/public/mandates/" + id + "/proof").then().statusCode(200).extract().jsonPath();
+        assertThat(proof.getString("data.typed_data.primaryType")).isEqualTo("MultiPartyMandate");
+        assertThat(proof.getMap("data.typed_data.message.budget")).containsEntry("amount", "1.50")
+                .containsEntry("currency", "USDC").containsEntry("maxPerCharge", "0.50").containsEntry("period", "P1D");
+        assertThat(proof.getList("data.typed_data.types.MultiPartyMandate.name")).last().isEqualTo("budget");
+        byte[] digest = new StructuredDataEncoder(JSON.writeValueAsString(proof.get("data.typed_data"))).hashStructuredData();
+        assertThat(get(id).getString("data.proto_mandate_hash")).isEqualTo("0x" + HexFormat.of().formatHex(digest));
+
+        // a wallet that signed the struct without the budget signed another mandate: refused, nothing changes
+        Map<String, Object> typed = proof.getMap("data.typed_data");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> message = new LinkedHashMap<>((Map<String, Object>) typed.get("message"));
+        message.remove("budget");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> types = new LinkedHashMap<>((Map<String, Object>) typed.get("types"));
+        types.remove("Budget");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> fields = new java.util.ArrayList<>((List<Map<String, Object>>) types.get("MultiPartyMandate"));
+        fields.removeIf(f -> "budget".equals(f.get("name")));
+        types.put("MultiPartyMandate", fields);
+        Map<String, Object> withoutBudget = new LinkedHashMap<>(typed);
+        withoutBudget.put("message", message);
+        withoutBudget.put("types", types);
+        Sign.SignatureData bad = Sign.signMessage(new StructuredDataEncoder(JSON.writeValueAsString(withoutBudget))
+                .hashStructuredData(), ALICE.getEcKeyPair(), false);
+        byte[] badSig = new byte[65];
+        System.arraycopy(bad.getR(), 0, badSig, 0, 32);
+        System.arraycopy(bad.getS(), 0, badSig, 32, 32);
+        badSig[64] = bad.getV()[0];
+        sign(id, "buyer", "0x" + HexFormat.of().formatHex(badSig)).statusCode(403).body("error.code", equalTo("invalid_signature"));
+        assertThat(get(id).getString("data.state")).isEqualTo("proposed");
+
+        sign(id, "buyer", walletSign(id, ALICE)).statusCode(200).body("data.status", equalTo("signed_by_proposer"));
+        sign(id, "seller", walletSign(id, BOB)).statusCode(200).body("data.status", equalTo("signed_by_both"));
+        JsonPath m = get(id);
+        assertThat(m.getString("data.budget.amount")).isEqualTo("1.50");
+        assertThat(m.getString("data.budget_remaining")).isEqualTo("1.5");
+    }
+
+    @Test
     void fourHmacPartiesPassThroughPartiallySignedTwiceAndCanBeDisputed() {
         List<Map<String, Object>> parties = new ArrayList<>();
         for (String role : List.of("a", "b", "c", "d")) {

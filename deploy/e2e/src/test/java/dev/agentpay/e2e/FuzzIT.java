@@ -53,6 +53,7 @@ class FuzzIT {
     static String apiKey;
     static String proposedMandate;
     static String signedMandate;
+    static String budgetMandate;
     static final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -85,6 +86,16 @@ class FuzzIT {
         String sig = flows.signature(flows.get(signedMandate));
         flows.sign(signedMandate, "proposer", sig);
         flows.sign(signedMandate, "counterparty", sig);
+        // a signed mandate with a budget, for the charges target (issue 28)
+        Map<String, Object> budgeted = new java.util.LinkedHashMap<>(validMandate());
+        budgeted.put("budget", map("amount", "1.00", "currency", "USDC"));
+        Response created = given().baseUri(base).header("x-api-key", apiKey).contentType("application/json").body(budgeted)
+                .post("/v1/mandates");
+        assertThat(created.statusCode()).as(created.asString()).isEqualTo(201);
+        budgetMandate = created.path("data.mandate_id");
+        String budgetSig = flows.signature(flows.get(budgetMandate), FaultLoad.BUDGET_JSON);
+        flows.sign(budgetMandate, "proposer", budgetSig);
+        flows.sign(budgetMandate, "counterparty", budgetSig);
     }
 
     @Test
@@ -98,6 +109,9 @@ class FuzzIT {
                 new Target("POST", "/v1/mandates/" + signedMandate + "/dispute",
                         () -> map("reason", "fuzzed dispute reason", "triggered_by", "fuzz"), () -> mandateState(signedMandate)),
                 new Target("POST", "/v1/invoices", FuzzIT::validInvoice, () -> partnerRows("invoice")),
+                new Target("POST", "/v1/mandates", FuzzIT::validBudgetMandate, () -> partnerRows("mandate")),
+                new Target("POST", "/v1/mandates/" + budgetMandate + "/charges",
+                        () -> map("amount", "0.10", "chain", "base", "description", "fuzz charge"), FuzzIT::budgetState),
                 new Target("POST", "/v1/webhooks", () -> map("url", "https://hooks.example.com/fuzz",
                         "events", List.of("mandate.proposed"), "secret", "whsec_" + ApiKeys.randomHex(16)), () -> partnerRows("webhook")),
                 new Target("POST", "/api/x402/invoice", () -> map("issuer", "fuzz", "recipient", "buyer",
@@ -432,6 +446,23 @@ class FuzzIT {
     static Map<String, Object> validMandate() {
         return map("proposer", "agent-fuzz-a", "counterparty", "agent-fuzz-b", "scope", "fuzzing",
                 "terms", map("amount", 1, "currency", "USDC"), "expiry", Instant.now().plus(1, ChronoUnit.DAYS).toString());
+    }
+
+    /** A mandate with a budget (issue 28): the fuzz mutates the budget's members too. */
+    static Map<String, Object> validBudgetMandate() {
+        Map<String, Object> m = new java.util.LinkedHashMap<>(validMandate());
+        m.put("budget", map("amount", "5.25", "currency", "USDC", "max_per_charge", "1.5", "period", "P30D"));
+        return m;
+    }
+
+    /**
+     * The charged mandate's budget money and its charges (rows other services write later, after an accepted charge, are
+     * not counted: only a refusal must leave this unchanged, and nothing asynchronous moves it within the test).
+     */
+    static String budgetState() throws Exception {
+        return String.join("|", db.strings("mandate", "select concat_ws('|', reserved_atomic, spent_atomic, period_start,"
+                + " (select count(*) from mandate_charge c where c.mandate_id = b.mandate_id)) from mandate_budget b"
+                + " where b.mandate_id = ?", budgetMandate));
     }
 
     static Map<String, Object> validInvoice() {

@@ -59,6 +59,10 @@ final class LocalStackProcess {
         // (each test picks its own address, hence its own rate-limit bucket). A plain `deploy/local/run`
         // believes nobody's (root README, "The local gateway").
         pb.environment().put("GATEWAY_TRUSTED_PROXIES", "127.0.0.0/8,::1/128");
+        // Every service exports its spans over OTLP/HTTP to the test JVM's receiver, as to an operator's collector
+        // (TracingIT reads one trace back from it); a short batch delay keeps the wait short.
+        pb.environment().put("OTEL_EXPORTER_OTLP_ENDPOINT", OtlpReceiver.shared().endpoint());
+        pb.environment().put("PLATFORM_TRACING_OTLP_SCHEDULE_DELAY_MILLIS", "200");
         process = pb.start();
         Path env = stateDir.resolve("stack.env");
         await("the stack ready (stack.env written); see " + stateDir.resolve("launcher.out")).atMost(timeout)

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -48,6 +49,41 @@ class TracingIT {
         String onReceipt = Kafka.header(bootstrap, "anchor-receipts", id, "anchor.receipt", "traceparent",
                 Duration.ofSeconds(60));
         assertThat(onReceipt).as("traceparent on anchor-service's receipt").startsWith("00-" + traceId + "-");
+    }
+
+    /**
+     * The same path seen from an operator's tracing backend (issue 34): every service exports its spans over OTLP/HTTP
+     * to {@link OtlpReceiver}; one signature request's trace id is on mandate-service's request span and outbox publish,
+     * on the consumers of its event in webhook-dispatcher and anchor-service, and on anchor-service's receipt publish.
+     */
+    @Test
+    void theSameTraceArrivesOverOtlpFromEveryServiceOnThePath() throws Exception {
+        Map<String, String> env = SharedStack.env();
+        MandateFlows flows = new MandateFlows(env.get("BASE_URL"), env.get("API_KEY"), env.get("SIGNING_SECRET"));
+        String id = flows.create();
+        String answer = given().baseUri(env.get("BASE_URL")).header("x-api-key", env.get("API_KEY"))
+                .contentType("application/json").body(Map.of("signer", "proposer", "signature", flows.signature(flows.get(id))))
+                .post("/v1/mandates/" + id + "/sign").then().statusCode(200).extract().header("traceresponse");
+        String traceId = answer.substring(3, 35);
+        OtlpReceiver receiver = OtlpReceiver.shared();
+        java.util.function.Predicate<List<OtlpReceiver.ReceivedSpan>> complete = spans ->
+                has(spans, "mandate-service", "POST") && has(spans, "mandate-service", "publish mandate-events")
+                        && has(spans, "webhook-dispatcher", "process mandate-events")
+                        && has(spans, "anchor-service", "process mandate-events")
+                        && has(spans, "anchor-service", "publish anchor-receipts");
+        org.awaitility.Awaitility.await("the trace " + traceId + " from every service on the path, over OTLP")
+                .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> receiver.trace(traceId), complete);
+        List<OtlpReceiver.ReceivedSpan> spans = receiver.trace(traceId);
+        // one tree: every span but the request's own has its parent in the same trace
+        java.util.Set<String> ids = new java.util.HashSet<>(spans.stream().map(OtlpReceiver.ReceivedSpan::spanId).toList());
+        assertThat(spans.stream().filter(s -> !s.parentSpanId().isEmpty() && !ids.contains(s.parentSpanId())).toList())
+                .as("spans whose parent is not in the trace (only the gateway-facing request span may have none): %s", spans)
+                .allMatch(s -> s.service().equals("mandate-service") && s.name().startsWith("POST"));
+    }
+
+    private static boolean has(List<OtlpReceiver.ReceivedSpan> spans, String service, String namePrefix) {
+        return spans.stream().anyMatch(s -> s.service().equals(service) && s.name().startsWith(namePrefix));
     }
 
     private static String hex(int bytes) {

@@ -181,6 +181,29 @@ class DeploymentsTest {
         assertThat(m.deploymentOf("anchor-service").at("/spec/replicas").asInt()).isEqualTo(3);
     }
 
+    @Test
+    void tracingExportsToTheConfiguredCollectorOnlyWhenOneIsGiven() {
+        Manifests none = Chart.renderDefault();
+        for (String name : Services.DATABASES.keySet()) {
+            assertThatThrownBy(() -> envVar(none.deploymentOf(name), "OTEL_EXPORTER_OTLP_ENDPOINT")).as(name)
+                    .isInstanceOf(AssertionError.class);
+            assertThat(envVar(none.deploymentOf(name), "PLATFORM_TRACING_SAMPLE_RATIO").path("value").asText()).isEqualTo("1.0");
+        }
+        Map<String, Object> sets = new HashMap<>();
+        sets.put("tracing.otlp.endpoint", "http://otel-collector.observability:4318");
+        sets.put("tracing.otlp.headersSecret.name", "otlp-headers");
+        sets.put("tracing.otlp.headersSecret.key", "headers");
+        sets.put("tracing.sampleRatio", "0.25");
+        Manifests m = Chart.render(List.of(), sets);
+        for (String name : Services.DATABASES.keySet()) {
+            assertThat(envVar(m.deploymentOf(name), "OTEL_EXPORTER_OTLP_ENDPOINT").path("value").asText()).as(name)
+                    .isEqualTo("http://otel-collector.observability:4318");
+            assertThat(envVar(m.deploymentOf(name), "OTEL_EXPORTER_OTLP_HEADERS").at("/valueFrom/secretKeyRef/name").asText())
+                    .isEqualTo("otlp-headers");
+            assertThat(envVar(m.deploymentOf(name), "PLATFORM_TRACING_SAMPLE_RATIO").path("value").asText()).isEqualTo("0.25");
+        }
+    }
+
     static boolean selects(JsonNode selector, JsonNode labels) {
         if (selector.isMissingNode() || selector.size() == 0) {
             return false;

@@ -5,8 +5,8 @@ import io.smallrye.config.WithDefault;
 
 /**
  * Tracing of every service (root README, "Tracing"). Trace ids are always created and propagated
- * (HTTP {@code traceparent}, Kafka headers, outbox rows, log lines); spans are exported only to the log
- * when asked (no OTLP exporter yet: see the root README, "Tracing").
+ * (HTTP {@code traceparent}, Kafka headers, outbox rows, log lines); spans are exported over OTLP/HTTP when the
+ * standard {@code OTEL_EXPORTER_OTLP_ENDPOINT} is set, and to the log when asked (root README, "Tracing").
  */
 @ConfigMapping(prefix = "platform.tracing")
 public interface TracingConfig {
@@ -14,6 +14,10 @@ public interface TracingConfig {
     /** Whether every finished span is also written to the log (OpenTelemetry's logging exporter; debugging only). */
     @WithDefault("false")
     boolean logSpans();
+
+    /** How long the OTLP batch processor waits before it sends a batch that is not full, in milliseconds. */
+    @WithDefault("1000")
+    long otlpScheduleDelayMillis();
 
     /**
      * Share of new traces (requests arriving without a sampled {@code traceparent}) that are recorded and

@@ -120,11 +120,6 @@ public class MandateService {
             m.counterpartyAgentId = req.counterparty();
             assignSchemes(m, req.hmacScheme());
         }
-        if (m.budget != null && m.partiesForm() && m.hasWalletParty()) {
-            // the N-party EIP-712 struct does not carry the budget yet: a wallet would sign without seeing it
-            throw ApiException.invalidField("budget", "a budget is not supported yet on a parties-form mandate with a "
-                    + "wallet (eip155) party; use HMAC parties or the two-party form");
-        }
         m.protoVersion = !m.partiesForm() && m.proposerScheme == SignatureScheme.HMAC
                 && m.counterpartyScheme == SignatureScheme.HMAC ? config.protoVersion() : PROTO_V02;
         m.protoMandateHash = m.hasWalletParty()

@@ -54,7 +54,7 @@ public final class MandateSignatures {
     public static byte[] walletDigest(Mandate m) {
         if (m.partiesForm()) {
             return Eip712Parties.digest(domain(m), Eip712Parties.message(m.id, m.signedParties(), m.scope, m.terms,
-                    CanonicalMandate.isoMillis(m.expiresAt), m.protoVersion));
+                    CanonicalMandate.isoMillis(m.expiresAt), m.protoVersion), eip712Budget(m));
         }
         return Eip712Mandate.digest(domain(m), eip712Message(m), eip712Budget(m));
     }
@@ -63,7 +63,7 @@ public final class MandateSignatures {
     public static java.util.Map<String, Object> typedData(Mandate m) {
         if (m.partiesForm()) {
             return Eip712Parties.typedData(domain(m), Eip712Parties.message(m.id, m.signedParties(), m.scope, m.terms,
-                    CanonicalMandate.isoMillis(m.expiresAt), m.protoVersion));
+                    CanonicalMandate.isoMillis(m.expiresAt), m.protoVersion), eip712Budget(m));
         }
         return Eip712Mandate.typedData(domain(m), eip712Message(m), eip712Budget(m));
     }
