@@ -56,7 +56,7 @@ async function fitsWidth(page, name) {
   const w = await page.evaluate(() => document.documentElement.scrollWidth);
   // what sticks out, to name it when it does
   const wide = w <= 360 ? [] : await page.evaluate(() => [...document.querySelectorAll('body *')]
-    .filter((e) => e.getBoundingClientRect().right > 360 && !e.closest('.scroll'))
+    .filter((e) => e.getBoundingClientRect().right > 360 && (!e.closest('.scroll') || getComputedStyle(e).position === 'absolute'))
     .slice(-5).map((e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + String(e.className).replace(/ /g, '.') : '')
       + ' (' + Math.round(e.getBoundingClientRect().right) + ')'));
   check(w <= 360, `${name} fits 360 px without horizontal scrolling (scrollWidth ${w}; ${wide.join(', ')})`);
