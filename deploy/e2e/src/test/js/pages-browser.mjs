@@ -18,6 +18,7 @@ let input = '';
 for await (const chunk of process.stdin) input += chunk;
 const cmd = JSON.parse(input);
 mkdirSync(cmd.outDir, { recursive: true });
+if (cmd.docsDir) mkdirSync(cmd.docsDir, { recursive: true });
 const base = cmd.baseUrl;
 const result = { checks: [], axe: {}, timings: {} };
 
@@ -53,7 +54,25 @@ async function axe(page, name) {
 
 async function fitsWidth(page, name) {
   const w = await page.evaluate(() => document.documentElement.scrollWidth);
-  check(w <= 360, `${name} fits 360 px without horizontal scrolling (scrollWidth ${w})`);
+  // what sticks out, to name it when it does
+  const wide = w <= 360 ? [] : await page.evaluate(() => [...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > 360 && (!e.closest('.scroll') || getComputedStyle(e).position === 'absolute'))
+    .slice(-5).map((e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + String(e.className).replace(/ /g, '.') : '')
+      + ' (' + Math.round(e.getBoundingClientRect().right) + ')'));
+  check(w <= 360, `${name} fits 360 px without horizontal scrolling (scrollWidth ${w}; ${wide.join(', ')})`);
+}
+
+// The README's screenshots (PagesIT -Dpages.readme-screenshots=true): the page as it is, at 360 px (at most 1,100 px
+// tall) and at 1280 x 800, into docs/screenshots/<name>-360.png and <name>-desktop.png.
+async function readmeShot(page, name) {
+  if (!cmd.docsDir) return;
+  const narrow = page.viewportSize();
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.screenshot({ path: join(cmd.docsDir, name + '-360.png'), fullPage: true,
+    clip: { x: 0, y: 0, width: narrow.width, height: Math.min(height, 1100) } });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: join(cmd.docsDir, name + '-desktop.png') });
+  await page.setViewportSize(narrow);
 }
 
 let expiring = null;
@@ -69,19 +88,56 @@ async function reloadUntil(page, what, cond, timeoutMs = 30000) {
   }
 }
 
+// Signing in with an OAuth client: the console exchanges id and secret for a token on the server; the secret is used
+// once and kept nowhere; the session has the client's scopes (here no webhooks:manage) and sees its own partner's data.
+async function oauthJourney(k, o) {
+  const { ctx, page } = await newPage();
+  await page.goto(k.consoleUrl);
+  await page.locator('#clientId').fill(o.clientId);
+  await page.locator('#clientSecret').fill('cs_' + '0'.repeat(64));
+  await page.locator('#oauth-form button[type=submit]').click();
+  check(((await page.locator('#oauth-error').textContent()) || '').includes('do not match'), 'a wrong client secret is refused');
+  const forged = await page.request.post(`${base}/console/login/oauth`, { form: { clientId: o.clientId, clientSecret: o.clientSecret,
+    _csrf: 'forged' }, maxRedirects: 0 });
+  check(forged.status() === 403, 'an OAuth sign-in post without the sign-in CSRF token is refused (403)');
+  await page.locator('#clientId').fill(o.clientId);
+  await page.locator('#clientSecret').fill(o.clientSecret);
+  await Promise.all([page.waitForURL('**/console/invoices'), page.locator('#oauth-form button[type=submit]').click()]);
+  const who = (await page.locator('#signed-in-with').textContent()) || '';
+  check(who.includes('OAuth client ' + o.clientId) && who.includes('invoices:read mandates:read'), `signed in with the OAuth client and its scopes (${who})`);
+  const cookies = await ctx.cookies();
+  check(!cookies.some((x) => x.value.includes(o.clientSecret)), 'the client secret is in no cookie');
+  check((await page.evaluate(() => localStorage.length + sessionStorage.length)) === 0, 'OAuth: nothing in localStorage or sessionStorage');
+  check(!(await page.content()).includes(o.clientSecret), 'the client secret is in no page');
+  check(await page.locator(`tr[data-invoice-id="${o.invoiceId}"]`).count() === 1, "the OAuth client's partner sees its invoice");
+  check(await page.locator(`tr[data-invoice-id="${k.invoiceId}"]`).count() === 0, "and not another partner's");
+  await axe(page, 'console (OAuth)');
+  await fitsWidth(page, 'console (OAuth)');
+  await page.screenshot({ path: join(cmd.outDir, 'console-oauth.png'), fullPage: true });
+  const hooks = await page.goto(`${k.consoleUrl}/webhooks`);
+  check(hooks.status() === 403 && ((await page.content()).includes('insufficient_scope')), 'without webhooks:manage the webhooks page shows the refusal');
+  await page.goto(`${k.consoleUrl}/invoices`);
+  await Promise.all([page.waitForURL('**/console/login'), page.getByRole('button', { name: 'Sign out' }).click()]);
+  await ctx.close();
+}
+
 async function consoleJourney(k) {
   const { ctx, page } = await newPage();
   // not signed in: the sign-in page
-  await page.goto(`${base}/console`);
-  check(new URL(page.url()).pathname === '/console/login', 'console without a session shows the sign-in page');
+  await page.goto(k.consoleUrl);
+  check(new URL(page.url()).pathname === '/console/login', 'console without a session shows the sign-in page (CONSOLE_URL)');
   await axe(page, 'console sign-in');
   await fitsWidth(page, 'console sign-in');
   await page.screenshot({ path: join(cmd.outDir, 'console-login.png'), fullPage: true });
   await page.locator('#apiKey').fill('sk_' + '0'.repeat(64));
-  await page.locator('form.stack button[type=submit]').click();
+  await page.locator('#apikey-form button[type=submit]').click();
   check(((await page.locator('#login-error').textContent()) || '').includes('unknown or revoked'), 'a wrong key is refused');
+  // a sign-in post without the sign-in form's token (another site's form) is refused
+  const forgedLogin = await page.request.post(`${base}/console/login`, { form: { apiKey: k.apiKey, _csrf: 'forged' }, maxRedirects: 0 });
+  check(forgedLogin.status() === 403, 'a sign-in post without the sign-in CSRF token is refused (403)');
   await page.locator('#apiKey').fill(k.apiKey);
-  await Promise.all([page.waitForURL('**/console/invoices'), page.locator('form.stack button[type=submit]').click()]);
+  await Promise.all([page.waitForURL('**/console/invoices'), page.locator('#apikey-form button[type=submit]').click()]);
+  check(((await page.locator('#signed-in-with').textContent()) || '').startsWith('API key sk_…'), 'the header says how the session signed in');
   const cookies = await ctx.cookies();
   const session = cookies.find((x) => x.name === 'agentpay_console');
   check(session && session.httpOnly && session.sameSite === 'Strict', 'session cookie is HttpOnly and SameSite=Strict');
@@ -121,6 +177,7 @@ async function consoleJourney(k) {
   check(((await page.locator('#attempts tbody').textContent()) || '').includes('manual'), 'the new attempt is manual');
   await axe(page, 'console delivery');
   await page.screenshot({ path: join(cmd.outDir, 'console-delivery.png'), fullPage: true });
+  await readmeShot(page, 'console-delivery');
   // a post without the CSRF token is refused (same cookies, no token)
   const forged = await page.request.post(page.url().split('?')[0] + '/redeliver', { form: { _csrf: 'forged' }, maxRedirects: 0 });
   check(forged.status() === 403, 'a form post without the session CSRF token is refused (403)');
@@ -142,6 +199,67 @@ async function consoleJourney(k) {
   await axe(page, 'console mandate');
   await fitsWidth(page, 'console mandate');
   await page.screenshot({ path: join(cmd.outDir, 'console-mandate.png'), fullPage: true });
+
+  // the dispute's case (issue 30's API): each side's evidence, adding evidence, the outcome
+  await Promise.all([page.waitForURL(`**/console/mandates/${k.mandateId}/dispute`), page.locator('#dispute-case-link').click()]);
+  if (await page.locator('#dispute-unavailable').count() === 1) {
+    // a platform without dispute cases (before issue 30's mandate-service): the page says so, offers no form
+    result.disputeCases = false;
+    check(await page.locator('#evidence-form').count() === 0, 'no dispute cases on this platform: the page says so, no evidence form');
+  } else {
+    result.disputeCases = true;
+    check((await page.locator('#case-status').textContent()) === 'open', 'the dispute case is open');
+    check((await page.locator('#case-reason').textContent()) === result.disputeReason, 'the case shows the reason as text');
+    result.evidenceText = 'Delivered on 3 May ' + k.scope;
+    await page.locator('#ev-party').selectOption('counterparty');
+    await page.locator('#ev-text').fill(result.evidenceText);
+    await page.locator('#ev-links').fill('https://example.com/delivery-log.txt');
+    await Promise.all([page.waitForURL('**flash=evidence**'), page.getByRole('button', { name: 'Add evidence' }).click()]);
+    const ev = page.locator('ol.evidence[data-party="counterparty"] li');
+    check(await ev.count() === 1, 'the evidence is listed under the counterparty');
+    check((await ev.locator('.evidence-text').textContent()) === result.evidenceText, 'the evidence text is shown as text');
+    check(await ev.locator('img').count() === 0, 'the evidence markup made no element');
+    check((await ev.locator('a').getAttribute('href')) === 'https://example.com/delivery-log.txt', 'the evidence link');
+    check(/0x[0-9a-f]{64}/.test(await ev.textContent()), "the evidence's SHA-256 is shown");
+    const forgedEvidence = await page.request.post(`${k.consoleUrl}/mandates/${k.mandateId}/dispute/evidence`,
+      { form: { _csrf: 'forged', party: 'counterparty', text: 'forged' }, maxRedirects: 0 });
+    check(forgedEvidence.status() === 403, 'an evidence post without the CSRF token is refused (403)');
+    await axe(page, 'console dispute (open)');
+    await fitsWidth(page, 'console dispute');
+    await page.screenshot({ path: join(cmd.outDir, 'console-dispute-open.png'), fullPage: true });
+    // the arbiter (operator, x-admin-key, not routed by the gateway) resolves it: the outcome shows, no more form
+    const resolved = await fetch(`${k.mandateServiceUrl}/admin/v1/disputes/${k.mandateId}/resolve`, { method: 'POST',
+      headers: { 'x-admin-key': k.adminKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ to_counterparty: '0', to_proposer: '0', note: 'settled between the parties ' + k.scope }) });
+    check(resolved.status === 200, `the arbiter resolves the dispute (${resolved.status})`);
+    await page.goto(`${k.consoleUrl}/mandates/${k.mandateId}/dispute`);
+    check((await page.locator('#case-status').textContent()) === 'resolved', 'the case is resolved');
+    check(((await page.locator('#outcome').textContent()) || '').includes('Resolved by the arbiter'), 'the outcome is shown');
+    check((await page.locator('#outcome-note').textContent()) === 'settled between the parties ' + k.scope, 'the note is shown as text');
+    check(await page.locator('#evidence-form').count() === 0, 'a resolved case takes no more evidence');
+    await axe(page, 'console dispute (resolved)');
+  }
+  await page.screenshot({ path: join(cmd.outDir, 'console-dispute.png'), fullPage: true });
+  if (result.disputeCases) await readmeShot(page, 'console-dispute');
+
+  // a mandate's budget: spent, reserved, remaining, and its charges linking to their payment pages
+  const b = k.budget;
+  await page.goto(`${k.consoleUrl}/mandates/${b.mandateId}`);
+  const num = async (sel) => Number((await page.locator(sel).textContent()).trim());
+  check((await num('#budget-spent')) === 0.25, 'budget: 0.25 spent (the paid charge)');
+  check((await num('#budget-reserved')) === 0.25, 'budget: 0.25 reserved (the open charge)');
+  check((await num('#budget-remaining')) === 0.5, 'budget: 0.5 remaining');
+  check(Number(await page.locator('#budget-used').getAttribute('value')) === 0.5, 'budget meter: 0.5 used of 1');
+  check((await page.locator(`tr[data-charge-id="${b.paidChargeId}"] .badge`).textContent()) === 'settled', 'the paid charge is settled');
+  check((await page.locator(`tr[data-charge-id="${b.openChargeId}"] .badge`).textContent()) === 'pending', 'the open charge is pending');
+  const chargeLink = page.locator(`tr[data-charge-id="${b.openChargeId}"] a`);
+  check((await chargeLink.getAttribute('href')) === `/checkout/${b.openInvoiceId}`, "a charge links to its invoice's payment page");
+  await axe(page, 'console budget');
+  await page.screenshot({ path: join(cmd.outDir, 'console-budget.png'), fullPage: true });
+  await fitsWidth(page, 'console budget');
+  await readmeShot(page, 'console-budget');
+  await Promise.all([page.waitForURL(`**/checkout/${b.openInvoiceId}`), chargeLink.click()]);
+  check((await statusText(page)) === 'Awaiting payment', "the open charge's payment page awaits payment");
 
   // charts
   await page.goto(`${base}/console/charts`);
@@ -224,6 +342,7 @@ try {
     result.txHash = hash;
     await axe(page, 'checkout (paid)');
     await page.screenshot({ path: join(cmd.outDir, 'checkout-paid.png'), fullPage: true });
+    await readmeShot(page, 'checkout-paid');
     await ctx.close();
 
     // JavaScript off: the essentials are in the HTML
@@ -271,6 +390,7 @@ try {
   }
 
   if (cmd.console) await consoleJourney(cmd.console);
+  if (cmd.console && cmd.console.oauth) await oauthJourney(cmd.console, cmd.console.oauth);
 
   if (cmd.checkout) {
     const c = cmd.checkout;

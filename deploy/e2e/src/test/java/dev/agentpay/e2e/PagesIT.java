@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Order;
@@ -32,6 +33,15 @@ class PagesIT {
     static final Path OUT = RepoPaths.root().resolve("deploy/e2e/target/pages");
     static final String MARKUP = "<img src=x onerror=alert(1)>";
     static final String CHROMIUM = "/usr/bin/chromium";
+    /**
+     * {@code -Dpages.readme-screenshots=true}: the run also writes the README's screenshots (each page at 360 px and at
+     * 1280 px) into {@code docs/screenshots/} (deploy/e2e/readme-screenshots.sh runs exactly this).
+     */
+    static final boolean README_SHOTS = Boolean.getBoolean("pages.readme-screenshots");
+    static final Path README_DIR = RepoPaths.root().resolve("docs/screenshots");
+    /** The README's pages; {@code console-dispute} too where the platform has dispute cases (issue 30's API). */
+    static final List<String> README_PAGES = List.of("checkout-paid", "console-delivery", "console-budget");
+    static final String BUDGET_JSON = "{\"amount\":\"1.00\",\"currency\":\"USDC\",\"max_per_charge\":null,\"period\":null}";
 
     /**
      * One browser run for both pages (the minute an invoice needs to expire overlaps the console journey):
@@ -46,6 +56,12 @@ class PagesIT {
         Map<String, String> env = SharedStack.env();
         String base = env.get("BASE_URL");
         String key = env.get("API_KEY");
+        // the run command names the console: in stack.env (the stack contract) and in what it prints
+        assertThat(env.get("CONSOLE_URL")).isEqualTo(base + "/console");
+        LocalStackProcess launcher = SharedStack.process();
+        org.awaitility.Awaitility.await("the run command prints the console's URL").atMost(java.time.Duration.ofSeconds(10))
+                .pollInterval(java.time.Duration.ofMillis(100))
+                .until(() -> launcher.output().contains("partner console: " + env.get("CONSOLE_URL")));
         // the partner's webhook endpoint, subscribed before anything is paid
         WebhookReceiver receiver = new WebhookReceiver(freePort(), 0.0, new java.util.Random(32));
         receiver.start();
@@ -76,6 +92,9 @@ class PagesIT {
         cmd.put("baseUrl", base);
         cmd.put("outDir", OUT.toString());
         cmd.put("chromium", CHROMIUM);
+        if (README_SHOTS) {
+            cmd.put("docsDir", README_DIR.toString());
+        }
         ObjectNode c = cmd.putObject("checkout");
         c.put("paidId", paid.getString("data.id"));
         c.put("expiringId", expiring.getString("data.id"));
@@ -105,8 +124,35 @@ class PagesIT {
                 .pollInterval(java.time.Duration.ofMillis(250)).until(() -> "SETTLED".equals(given().baseUri(base).header("x-api-key", key)
                         .get("/v1/invoices/" + warm.getString("data.id")).then().extract().path("data.status")));
 
+        // a mandate with a budget of 1.00: one charge of 0.25 paid (spent), one of 0.25 open (reserved)
+        String budgetMandate = budgetMandate(base, key, flows);
+        JsonPath paidCharge = charge(base, key, budgetMandate);
+        JsonPath openCharge = charge(base, key, budgetMandate);
+        dev.agentpay.localstack.chain.UsdcInstaller.transfer(new dev.agentpay.localstack.chain.EvmRpc(env.get("CHAIN_BASE_RPC_URL")),
+                env.get("CHAIN_BASE_USDC_ADDRESS"), env.get("DEV_PAYER_ADDRESS"), paidCharge.getString("data.paymentDetails.paymentAddress"),
+                new java.math.BigInteger(paidCharge.getString("data.paymentDetails.payableAtomic")));
+        org.awaitility.Awaitility.await("the paid charge spent").atMost(java.time.Duration.ofSeconds(60))
+                .pollInterval(java.time.Duration.ofMillis(250)).until(() -> "0.25".equals(given().baseUri(base).header("x-api-key", key)
+                        .get("/v1/mandates/" + budgetMandate + "/budget").then().extract().path("data.spent")));
+
+        // a second partner signed in with an OAuth client (invoices and mandates only: no webhooks:manage)
+        String[] oauth = oauthPartner(env, base);
+
         ObjectNode console = cmd.putObject("console");
+        console.put("consoleUrl", env.get("CONSOLE_URL"));
+        // the arbiter's resolve of a dispute is an operator call to mandate-service (not routed by the gateway)
+        console.put("mandateServiceUrl", env.get("MANDATE_SERVICE_URL"));
+        console.put("adminKey", env.get("ADMIN_API_KEY"));
         console.put("apiKey", key);
+        ObjectNode budget = console.putObject("budget");
+        budget.put("mandateId", budgetMandate);
+        budget.put("paidChargeId", paidCharge.getString("data.charge_id"));
+        budget.put("openChargeId", openCharge.getString("data.charge_id"));
+        budget.put("openInvoiceId", openCharge.getString("data.invoice_id"));
+        ObjectNode o = console.putObject("oauth");
+        o.put("clientId", oauth[0]);
+        o.put("clientSecret", oauth[1]);
+        o.put("invoiceId", oauth[2]);
         console.put("invoiceId", paid.getString("data.id"));
         console.put("webhookUrl", hookUrl);
         console.put("mandateId", mandateId);
@@ -123,16 +169,93 @@ class PagesIT {
         assertThat(OUT.resolve("checkout-paid.png")).exists();
         assertThat(OUT.resolve("checkout-expired.png")).exists();
         assertThat(OUT.resolve("console-mandate.png")).exists();
+        assertThat(OUT.resolve("console-budget.png")).exists();
+        assertThat(OUT.resolve("console-oauth.png")).exists();
+        if (README_SHOTS) {
+            List<String> shots = new java.util.ArrayList<>(README_PAGES);
+            if (r.path("disputeCases").asBoolean()) {
+                shots.add("console-dispute");
+            }
+            for (String shot : shots) {
+                assertThat(README_DIR.resolve(shot + "-360.png")).exists();
+                assertThat(README_DIR.resolve(shot + "-desktop.png")).exists();
+            }
+        }
         // the console's actions reached the API: the mandate is disputed with the reason typed in the browser
         JsonNode disputed = flows.get(mandateId);
-        assertThat(disputed.path("state").asText()).isEqualTo("disputed");
+        // disputed; resolved where the platform has dispute cases (issue 30) and the browser journey had the arbiter decide
+        assertThat(disputed.path("state").asText()).isEqualTo(r.path("disputeCases").asBoolean() ? "resolved" : "disputed");
+        if (r.path("disputeCases").asBoolean()) {
+            // the evidence typed in the browser reached the case, for the counterparty
+            JsonPath dispute = given().baseUri(base).header("x-api-key", key).get("/v1/mandates/" + mandateId + "/dispute")
+                    .then().statusCode(200).extract().jsonPath();
+            assertThat(dispute.getList("sides.find { it.party == 'counterparty' }.evidence.text")).containsExactly(r.path("evidenceText").asText());
+        }
         assertThat(disputed.path("dispute_reason").asText()).isEqualTo(r.path("disputeReason").asText()).isNotBlank();
         // ... and the redelivery was a second delivery of invoice.settled to the partner's endpoint
         assertThat(receiver.deliveries().stream().filter(d -> d.path().equals("/pages-it")).count()).isGreaterThanOrEqualTo(2);
+        // the OAuth client secret (typed into the console) is in no log of the stack
+        try (var logs = Files.list(launcher.stateDir.resolve("logs"))) {
+            for (Path log : logs.filter(Files::isRegularFile).toList()) {
+                assertThat(Files.readString(log, StandardCharsets.ISO_8859_1)).as("the client secret in " + log.getFileName())
+                        .doesNotContain(oauth[1]);
+            }
+        }
         // the page said what the API says
         assertThat(given().baseUri(base).header("x-api-key", key).get("/v1/invoices/" + paid.getString("data.id"))
                 .then().statusCode(200).extract().path("data.paymentDetails.txHash").toString())
                 .isEqualToIgnoringCase(r.path("txHash").asText());
+    }
+
+    /** A mandate with a budget of 1.00 USDC, signed by both parties (so that it can be charged). */
+    static String budgetMandate(String base, String key, MandateFlows flows) throws Exception {
+        Map<String, Object> body = new java.util.LinkedHashMap<>(Map.of("proposer", "agent-pages-buyer", "counterparty", "agent-pages-seller",
+                "scope", "metered API calls", "terms", Map.of("plan", "metered"), "expiry", Instant.now().plusSeconds(86_400).toString()));
+        body.put("budget", Map.of("amount", "1.00", "currency", "USDC"));
+        String id = given().baseUri(base).header("x-api-key", key).contentType("application/json").body(JSON.writeValueAsString(body))
+                .post("/v1/mandates").then().statusCode(201).extract().path("data.mandate_id");
+        String sig = flows.signature(flows.get(id), BUDGET_JSON);
+        flows.sign(id, "proposer", sig);
+        flows.sign(id, "counterparty", sig);
+        return id;
+    }
+
+    static JsonPath charge(String base, String key, String mandateId) {
+        return given().baseUri(base).header("x-api-key", key).contentType("application/json")
+                .body("{\"amount\":\"0.25\",\"chain\":\"base\",\"description\":\"pages budget charge\"}")
+                .post("/v1/mandates/" + mandateId + "/charges").then().statusCode(201).extract().jsonPath();
+    }
+
+    /**
+     * A partner of its own with an OAuth client (scopes {@code invoices:read mandates:read}) and one invoice; answers
+     * the client id, its secret (registered with {@link LogEvidence}: it must appear in no log) and the invoice id, once
+     * invoice-service's registry knows the client (a token is accepted there).
+     */
+    static String[] oauthPartner(Map<String, String> env, String base) {
+        var admin = given().baseUri(env.get("MANDATE_SERVICE_URL")).header("x-admin-key", env.get("ADMIN_API_KEY"));
+        io.restassured.response.Response p = admin.contentType("application/json").body(Map.of("name", "pages-oauth")).post("/admin/partners");
+        assertThat(p.statusCode()).as(p.asString()).isEqualTo(201);
+        String partnerId = p.path("data.id");
+        String partnerKey = p.path("data.api_key");
+        LogEvidence.secret("PagesIT partner API key", partnerKey);
+        io.restassured.response.Response c = given().baseUri(env.get("MANDATE_SERVICE_URL")).header("x-admin-key", env.get("ADMIN_API_KEY"))
+                .contentType("application/json").body(Map.of("name", "pages console", "scopes", List.of("invoices:read", "mandates:read")))
+                .post("/admin/partners/" + partnerId + "/oauth-clients");
+        assertThat(c.statusCode()).as(c.asString()).isEqualTo(201);
+        String clientId = c.path("data.client_id");
+        String secret = c.path("data.client_secret");
+        LogEvidence.secret("PagesIT OAuth client secret", secret);
+        org.awaitility.Awaitility.await("invoice-service knows the new partner").atMost(java.time.Duration.ofSeconds(30))
+                .pollInterval(java.time.Duration.ofMillis(250))
+                .until(() -> given().baseUri(base).header("x-api-key", partnerKey).get("/v1/invoices?limit=1").statusCode() == 200);
+        String invoiceId = createInvoice(base, partnerKey, "{\"amount\": 3.5, \"chain\": \"base\", \"description\": \"oauth partner invoice\"}")
+                .getString("data.id");
+        String token = given().baseUri(base).formParam("grant_type", "client_credentials").formParam("client_id", clientId)
+                .formParam("client_secret", secret).post("/oauth/token").then().statusCode(200).extract().path("access_token");
+        org.awaitility.Awaitility.await("invoice-service accepts the client's tokens").atMost(java.time.Duration.ofSeconds(30))
+                .pollInterval(java.time.Duration.ofMillis(250))
+                .until(() -> given().baseUri(base).header("Authorization", "Bearer " + token).get("/v1/invoices?limit=1").statusCode() == 200);
+        return new String[] {clientId, secret, invoiceId};
     }
 
     static int freePort() throws java.io.IOException {

@@ -288,6 +288,8 @@ public final class LocalStack {
 
         Map<String, String> out = new LinkedHashMap<>(env);
         out.keySet().removeIf(k -> k.startsWith("_"));
+        // the partner console (discovery-service README "Pages"), a key of the stack contract (local-stack.md)
+        out.put("CONSOLE_URL", baseUrl + "/console");
         StackEnv.write(local.resolve("stack.env"), out, "written by deploy/local when every part was ready");
         System.out.printf("%n==> stack ready in %.1f s: %s%n%n", Steps.seconds(), baseUrl);
         out.forEach((k, v) -> System.out.println(k + "=" + v));

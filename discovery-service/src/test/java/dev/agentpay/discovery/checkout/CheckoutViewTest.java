@@ -48,6 +48,29 @@ class CheckoutViewTest {
         assertThat(svg).startsWith("<svg").contains("viewBox=\"0 0 " + size + " " + size + "\"")
                 .contains("aria-label=\"a &quot;label&quot; &lt;b&gt;\"").doesNotContain("<b>");
         assertThat(QrSvg.of(null, "x")).isNull();
+        // the path's rectangles cover exactly the dark modules of the code
+        QrCode qr = QrCode.encodeText(uri, QrCode.Ecc.MEDIUM);
+        boolean[][] drawn = new boolean[qr.size][qr.size];
+        String d = svg.substring(svg.indexOf("<path d=\"") + 9, svg.indexOf("\" fill=\"#000000\""));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("M(\\d+),(\\d+)h(\\d+)v1h-(\\d+)z").matcher(d);
+        int end = 0;
+        while (m.find()) {
+            assertThat(m.start()).as("one rectangle after another").isEqualTo(end);
+            end = m.end();
+            int x0 = Integer.parseInt(m.group(1)) - 4;
+            int y = Integer.parseInt(m.group(2)) - 4;
+            assertThat(m.group(3)).isEqualTo(m.group(4));
+            for (int x = x0; x < x0 + Integer.parseInt(m.group(3)); x++) {
+                assertThat(drawn[y][x]).as("module %d,%d drawn once", x, y).isFalse();
+                drawn[y][x] = true;
+            }
+        }
+        assertThat(end).as("nothing but rectangles in the path").isEqualTo(d.length());
+        for (int y = 0; y < qr.size; y++) {
+            for (int x = 0; x < qr.size; x++) {
+                assertThat(drawn[y][x]).as("module %d,%d", x, y).isEqualTo(qr.getModule(x, y));
+            }
+        }
     }
 
     @Test

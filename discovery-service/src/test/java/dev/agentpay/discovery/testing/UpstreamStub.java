@@ -37,6 +37,10 @@ public final class UpstreamStub implements AutoCloseable {
     public static final String NARROW_BEARER = "eyJhbGciOiJFUzI1NiJ9.eyJzY29wZSI6Im1hbmRhdGVzOnJlYWQifQ.c2lnbmF0dXJl";
     public static final String PAY_TO = "0x1111111111111111111111111111111111111111";
     public static final String USDC_BASE = "0x833589fCD6eDb6E08f4c3C32D4f71b54bdA02913";
+    /** An OAuth client the stub's {@code POST /oauth/token} accepts (answering {@link #BEARER}), and one whose token lives 20 s. */
+    public static final String CLIENT_ID = "cli_" + "c1".repeat(16);
+    public static final String SHORT_CLIENT_ID = "cli_" + "c2".repeat(16);
+    public static final String CLIENT_SECRET = "cs_" + "5e".repeat(32);
 
     /** One request the stub received. */
     public record Seen(String method, String path, Map<String, List<String>> headers, String body) {
@@ -66,6 +70,13 @@ public final class UpstreamStub implements AutoCloseable {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    /** A mandate with a budget of 1.00 USDC (the stub's budget answer: 0.25 spent, 0.25 reserved, two charges). */
+    public String mandateWithBudget(String state) {
+        String id = mandate(state);
+        mandates.get(id).putObject("budget").put("amount", "1.00").put("currency", "USDC").putNull("period").putNull("max_per_charge");
+        return id;
+    }
+
     /** Puts a mandate in a given state (for tests that need one without the sign flow). */
     public String mandate(String state) {
         String id = "mnd_" + UUID.randomUUID();
@@ -85,7 +96,11 @@ public final class UpstreamStub implements AutoCloseable {
             String method = ex.getRequestMethod();
             String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             seen.add(new Seen(method, path, Map.copyOf(ex.getRequestHeaders()), body));
-            if (path.startsWith("/v1/")) {
+            if (path.equals("/oauth/token") && method.equals("POST")) {
+                oauthToken(ex, body);
+            } else if (path.equals("/v1/invoices") && method.equals("GET")) {
+                invoiceList(ex);
+            } else if (path.startsWith("/v1/")) {
                 mandateService(ex, method, path, body);
             } else if (path.startsWith("/api/x402/")) {
                 if (invoiceDown) {
@@ -174,9 +189,24 @@ public final class UpstreamStub implements AutoCloseable {
             return;
         }
         if (op.equals("budget") && method.equals("GET")) {
-            send(ex, 200, M.createObjectNode().put("success", true).set("data", M.createObjectNode()
-                    .put("mandate_id", m.get("id").asText()).put("amount", "1").put("reserved", "0").put("spent", "0")
-                    .put("remaining", "1").set("charges", M.createArrayNode())));
+            if (!m.path("budget").isObject()) {
+                send(ex, 200, M.createObjectNode().put("success", true).set("data", M.createObjectNode()
+                        .put("mandate_id", m.get("id").asText()).put("amount", "1").put("reserved", "0").put("spent", "0")
+                        .put("remaining", "1").set("charges", M.createArrayNode())));
+                return;
+            }
+            ObjectNode b = M.createObjectNode().put("mandate_id", m.get("id").asText()).put("amount", "1.00").put("currency", "USDC")
+                    .putNull("period").putNull("max_per_charge").put("period_start", "2026-11-26T10:00:00.000Z").putNull("period_end")
+                    .put("reserved", "0.25").put("spent", "0.25").put("remaining", "0.5");
+            b.putArray("charges")
+                    .add(M.createObjectNode().put("charge_id", "chg_open").put("mandate_id", m.get("id").asText())
+                            .put("invoice_id", "00000000-0000-4000-8000-0000000000c2").put("amount", "0.25").put("status", "pending")
+                            .put("created_at", "2026-11-26T10:02:00.000Z").putNull("settled_at").putNull("released_at"))
+                    .add(M.createObjectNode().put("charge_id", "chg_<b>paid</b>").put("mandate_id", m.get("id").asText())
+                            .put("invoice_id", "00000000-0000-4000-8000-0000000000c1").put("amount", "0.25").put("status", "settled")
+                            .put("created_at", "2026-11-26T10:01:00.000Z").put("settled_at", "2026-11-26T10:01:30.000Z").putNull("released_at"));
+            b.put("next_cursor", "older-charges");
+            send(ex, 200, M.createObjectNode().put("success", true).set("data", b));
             return;
         }
         if (op.equals("charges") && method.equals("POST")) {
@@ -190,41 +220,8 @@ public final class UpstreamStub implements AutoCloseable {
             send(ex, 201, M.createObjectNode().put("success", true).set("data", c));
             return;
         }
-        if (op.equals("dispute") && p.length > 5 && p[5].equals("evidence") && method.equals("POST")) {
-            if (!state.equals("disputed")) {
-                send(ex, 409, error("dispute_not_open", "mandate is " + state + ": it has no open dispute"));
-                return;
-            }
-            if (!in.path("party").asText().equals("proposer") && !in.path("party").asText().equals("counterparty")) {
-                send(ex, 400, error("invalid_party", "party must be one of this mandate's parties: proposer, counterparty"));
-                return;
-            }
-            ObjectNode e = M.createObjectNode().put("evidence_id", "evd_" + UUID.randomUUID()).put("mandate_id", m.get("id").asText())
-                    .put("party", in.path("party").asText()).put("text", in.path("text").asText());
-            e.set("links", in.has("links") ? in.get("links") : M.createArrayNode());
-            e.put("sha256", "0x" + "56".repeat(32)).put("transition_id", UUID.randomUUID().toString()).put("anchor_status", "pending")
-                    .put("submitted_by", in.path("triggered_by").asText("system"));
-            evidence.computeIfAbsent(m.get("id").asText(), k -> new CopyOnWriteArrayList<>()).add(e);
-            send(ex, 201, M.createObjectNode().put("success", true).set("data", e));
-            return;
-        }
-        if (op.equals("dispute") && method.equals("GET")) {
-            if (!state.equals("disputed") && !state.equals("resolved")) {
-                send(ex, 404, error("no_dispute", "this mandate was never disputed"));
-                return;
-            }
-            ObjectNode c = M.createObjectNode().put("mandate_id", m.get("id").asText()).put("state", state)
-                    .put("status", state.equals("disputed") ? "open" : "resolved").put("reason", "work was never delivered")
-                    .put("held", "0");
-            var sides = c.putArray("sides");
-            for (String party : List.of("proposer", "counterparty")) {
-                var side = sides.addObject().put("party", party);
-                var list = side.putArray("evidence");
-                evidence.getOrDefault(m.get("id").asText(), List.of()).stream().filter(e -> e.get("party").asText().equals(party))
-                        .forEach(list::add);
-            }
-            c.putNull("resolution");
-            send(ex, 200, M.createObjectNode().put("success", true).set("data", c));
+        if (op.equals("dispute") && (method.equals("GET") || p.length > 5)) {
+            disputeCase(ex, method, p, m, in);
             return;
         }
         if (op.equals("dispute")) {
@@ -237,11 +234,135 @@ public final class UpstreamStub implements AutoCloseable {
                 return;
             }
             m.put("state", "disputed");
+            m.put("dispute_reason", in.path("reason").asText());
+            m.put("_disputed_at", ISO_MILLIS.format(Instant.now()));
             send(ex, 200, M.createObjectNode().put("success", true).set("data", M.createObjectNode()
                     .put("mandate_id", m.get("id").asText()).put("status", "disputed")));
             return;
         }
         send(ex, 404, error("not_found", "no such resource"));
+    }
+
+    /** Mandates whose platform has no dispute cases (GET on the dispute path is 405, as before issue 30). */
+    public final java.util.Set<String> withoutCases = ConcurrentHashMap.newKeySet();
+
+    /** Resolves a stub mandate's dispute as the arbiter would ({@code POST /admin/v1/disputes/{id}/resolve}). */
+    public void resolve(String id, String toCounterparty, String toProposer, String note) {
+        ObjectNode m = mandates.get(id);
+        m.put("state", "resolved");
+        m.putObject("_resolution").put("outcome", "arbiter").put("to_counterparty", toCounterparty).put("to_proposer", toProposer)
+                .put("note", note).put("resolved_at", ISO_MILLIS.format(Instant.now())).put("transition_id", UUID.randomUUID().toString());
+    }
+
+    /** mandate-service's dispute case (issue 30, /work/interfaces/escrow.md "disputes: HTTP API"). */
+    private void disputeCase(HttpExchange ex, String method, String[] p, ObjectNode m, JsonNode in) throws IOException {
+        String id = m.get("id").asText();
+        if (withoutCases.contains(id)) {
+            // as mandate-service before issue 30: the path has POST (open a dispute) only
+            send(ex, 405, error("method_not_allowed", "GET is not allowed here"));
+            return;
+        }
+        String state = m.get("state").asText();
+        boolean disputed = state.equals("disputed") || state.equals("resolved");
+        if (method.equals("GET") && p.length == 5) {
+            if (!disputed) {
+                send(ex, 404, error("no_dispute", "mandate " + id + " was never disputed"));
+                return;
+            }
+            ObjectNode c = M.createObjectNode().put("mandate_id", id).put("state", state)
+                    .put("status", state.equals("resolved") ? "resolved" : "open").put("reason", m.path("dispute_reason").asText())
+                    .put("opened_by", "console").put("opened_at", m.path("_disputed_at").asText())
+                    .put("deadline_at", "2026-12-10T16:59:00.000Z").put("deadline_outcome", "refund_funder").put("held", "0").putNull("escrow");
+            var sides = c.putArray("sides");
+            for (String party : List.of("proposer", "counterparty")) {
+                ObjectNode side = sides.addObject().put("party", party)
+                        .put("agent_id", m.path(party.equals("proposer") ? "proposer_agent_id" : "counterparty_agent_id").asText());
+                var ev = side.putArray("evidence");
+                for (JsonNode e : m.path("_evidence")) {
+                    if (e.path("party").asText().equals(party)) {
+                        ObjectNode copy = e.deepCopy();
+                        copy.remove("_key");
+                        ev.add(copy);
+                    }
+                }
+            }
+            c.set("resolution", m.has("_resolution") ? m.get("_resolution") : M.nullNode());
+            send(ex, 200, M.createObjectNode().put("success", true).set("data", c));
+            return;
+        }
+        if (method.equals("POST") && p.length == 6 && p[5].equals("evidence")) {
+            if (!state.equals("disputed")) {
+                send(ex, 409, error("dispute_not_open", "mandate " + id + " is " + state));
+                return;
+            }
+            String party = in.path("party").asText();
+            if (!party.equals("proposer") && !party.equals("counterparty")) {
+                send(ex, 400, error("invalid_party", "party: not a role of this mandate"));
+                return;
+            }
+            if (!in.path("text").isTextual() || in.path("text").asText().isEmpty()) {
+                send(ex, 400, error("validation_error", "text: must not be empty"));
+                return;
+            }
+            String key = ex.getRequestHeaders().getFirst("Idempotency-Key");
+            for (JsonNode e : m.path("_evidence")) {
+                if (key != null && key.equals(e.path("_key").asText())) {
+                    ObjectNode replay = e.deepCopy();
+                    replay.remove("_key");
+                    send(ex, 201, M.createObjectNode().put("success", true).set("data", replay));
+                    return;
+                }
+            }
+            ObjectNode e = M.createObjectNode().put("evidence_id", "evd_" + UUID.randomUUID()).put("mandate_id", id).put("party", party)
+                    .put("text", in.path("text").asText());
+            e.set("links", in.path("links").isArray() ? in.path("links") : M.createArrayNode());
+            e.put("sha256", "0x" + "ab".repeat(32)).put("transition_id", UUID.randomUUID().toString()).put("anchor_status", "pending")
+                    .putNull("anchor_tx_hash").putNull("anchor_chain_id").putNull("anchor_block_number").putNull("anchor_log_index")
+                    .put("submitted_by", in.path("triggered_by").asText("system")).put("submitted_at", ISO_MILLIS.format(Instant.now()));
+            ObjectNode stored = e.deepCopy();
+            if (key != null) {
+                stored.put("_key", key);
+            }
+            (m.has("_evidence") ? (com.fasterxml.jackson.databind.node.ArrayNode) m.get("_evidence") : m.putArray("_evidence")).add(stored);
+            send(ex, 201, M.createObjectNode().put("success", true).set("data", e));
+            return;
+        }
+        send(ex, 404, error("not_found", "no such resource"));
+    }
+
+    /** mandate-service's {@code POST /oauth/token} (client credentials, {@code client_secret_post}). */
+    private void oauthToken(HttpExchange ex, String body) throws IOException {
+        Map<String, String> form = new java.util.HashMap<>();
+        for (String pair : body.split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+                form.put(java.net.URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                        java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        }
+        String id = form.get("client_id");
+        if (!"client_credentials".equals(form.get("grant_type")) || !CLIENT_SECRET.equals(form.get("client_secret"))
+                || !(CLIENT_ID.equals(id) || SHORT_CLIENT_ID.equals(id))) {
+            send(ex, 401, M.createObjectNode().put("success", false).put("error", "invalid_client")
+                    .put("error_description", "client authentication failed"));
+            return;
+        }
+        send(ex, 200, M.createObjectNode().put("access_token", BEARER).put("token_type", "Bearer")
+                .put("expires_in", SHORT_CLIENT_ID.equals(id) ? 20 : 600).put("scope", "invoices:read mandates:read"));
+    }
+
+    /** invoice-service's {@code GET /v1/invoices}: an empty page to a valid key or token. */
+    private void invoiceList(HttpExchange ex) throws IOException {
+        String authorization = ex.getRequestHeaders().getFirst("Authorization");
+        boolean ok = authorization != null ? authorization.equals("Bearer " + BEARER) : API_KEY.equals(ex.getRequestHeaders().getFirst("x-api-key"));
+        if (!ok) {
+            send(ex, 401, error("unauthorized", "missing or invalid credential"));
+            return;
+        }
+        ObjectNode data = M.createObjectNode();
+        data.putArray("items");
+        data.putNull("nextCursor");
+        send(ex, 200, M.createObjectNode().put("success", true).set("data", data));
     }
 
     private static ObjectNode newMandate(String id, String proposer, String counterparty, String scope, JsonNode terms, String expiresAt) {

@@ -16,12 +16,21 @@ public final class QrSvg {
         QrCode qr = QrCode.encodeText(text, QrCode.Ecc.MEDIUM);
         int border = 4;
         int size = qr.size + border * 2;
-        StringBuilder path = new StringBuilder();
+        // one rectangle per horizontal run of dark modules (a third of the bytes of one square per module)
+        StringBuilder path = new StringBuilder(qr.size * qr.size * 3);
         for (int y = 0; y < qr.size; y++) {
-            for (int x = 0; x < qr.size; x++) {
-                if (qr.getModule(x, y)) {
-                    path.append('M').append(x + border).append(',').append(y + border).append("h1v1h-1z");
+            int x = 0;
+            while (x < qr.size) {
+                if (!qr.getModule(x, y)) {
+                    x++;
+                    continue;
                 }
+                int run = 1;
+                while (x + run < qr.size && qr.getModule(x + run, y)) {
+                    run++;
+                }
+                path.append('M').append(x + border).append(',').append(y + border).append('h').append(run).append("v1h-").append(run).append('z');
+                x += run;
             }
         }
         return "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + size + " " + size

@@ -8,14 +8,17 @@ import dev.agentpay.discovery.domain.UpstreamUnavailableException;
 import dev.agentpay.discovery.console.domain.JsonView;
 import dev.agentpay.discovery.console.service.ConsoleCharts;
 import dev.agentpay.discovery.console.service.ConsoleSessions;
+import dev.agentpay.discovery.console.service.ConsoleSessions.Credential;
 import dev.agentpay.discovery.console.service.ConsoleSessions.Session;
 import dev.agentpay.discovery.console.service.PartnerApi;
 import dev.agentpay.discovery.console.service.PartnerApi.Service;
+import dev.agentpay.commons.limits.ForwardedClient;
 import dev.agentpay.discovery.verification.service.MandateVerifier;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.CookieParam;
@@ -61,6 +64,14 @@ public class ConsoleResource {
     static final Pattern UUID_TEXT = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     static final Pattern MANDATE_ID = Pattern.compile("mnd_[0-9a-fA-F-]{36}");
     static final Pattern API_KEY = Pattern.compile("sk_[0-9a-f]{64}");
+    static final Pattern CLIENT_ID = Pattern.compile("cli_[0-9a-f]{32}");
+    static final Pattern CLIENT_SECRET = Pattern.compile("cs_[0-9a-f]{64}");
+    static final Pattern LOGIN_TOKEN = Pattern.compile("[A-Za-z0-9_-]{43}");
+    /** The sign-in forms' CSRF token (double submit: this cookie and the form's {@code _csrf} must be equal). */
+    static final String LOGIN_COOKIE = "agentpay_console_login";
+    static final String SCOPE_INVOICES = "invoices:read";
+    static final String SCOPE_MANDATES = "mandates:read";
+    static final int CHARGES_PAGE = 50;
     static final Set<String> INVOICE_STATUSES = Set.of("PENDING", "SETTLED", "EXPIRED");
     static final Set<String> CHAINS = Set.of("base", "polygon", "arbitrum", "skale", "solana");
     static final Set<String> DELIVERY_STATUSES = Set.of("pending", "succeeded", "failed");
@@ -82,6 +93,9 @@ public class ConsoleResource {
     ObjectMapper mapper;
 
     @Inject
+    ForwardedClient forwarded;
+
+    @Inject
     @Location("console/login.html")
     Template login;
 
@@ -96,6 +110,10 @@ public class ConsoleResource {
     @Inject
     @Location("console/mandate.html")
     Template mandate;
+
+    @Inject
+    @Location("console/dispute.html")
+    Template disputeCase;
 
     @Inject
     @Location("console/webhooks.html")
@@ -128,41 +146,113 @@ public class ConsoleResource {
     @GET
     @Operation(hidden = true)
     public Uni<Response> home(@CookieParam(ConsoleSessions.COOKIE) String sid) {
-        return Uni.createFrom().item(sessions.find(sid).isPresent() ? see("/console/invoices") : see("/console/login"));
+        return Uni.createFrom().item(sessions.find(sid).map(s -> see(landing(s.credential()))).orElseGet(() -> ended(sid)));
     }
 
+    /**
+     * The sign-in page: an API key, or an OAuth client id and secret. Both forms carry a sign-in CSRF token (there is
+     * no session yet): a random value set here in an HttpOnly, SameSite=Strict cookie scoped to the sign-in path and
+     * repeated in the form, so that no other site can sign a browser in with credentials of its choosing.
+     */
     @GET
     @Path("/login")
     @Operation(hidden = true)
-    public Uni<Response> loginPage(@CookieParam(ConsoleSessions.COOKIE) String sid) {
+    public Uni<Response> loginPage(@CookieParam(ConsoleSessions.COOKIE) String sid, @CookieParam(LOGIN_COOKIE) String loginToken,
+            @QueryParam("ended") String ended) {
         if (sessions.find(sid).isPresent()) {
-            return Uni.createFrom().item(see("/console/invoices"));
+            return Uni.createFrom().item(see(landing(sessions.find(sid).get().credential())));
         }
-        return html(200, login.data("s", null).data("nav", "").data("error", null));
+        String token = loginToken != null && LOGIN_TOKEN.matcher(loginToken).matches() ? loginToken : ConsoleSessions.token();
+        return loginHtml(200, token, null, null, "expired".equals(ended)
+                ? "Your session ended: the OAuth access token expired. Sign in again with the client id and secret." : null);
     }
 
     @POST
     @Path("/login")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Operation(hidden = true)
-    public Uni<Response> signIn(@FormParam("apiKey") String apiKey, @HeaderParam("Origin") String origin) {
-        if (!sameOrigin(origin)) {
-            return html(403, error.data("nav", "").data("s", null).data("title", "Refused").data("message", "This form must be sent from the console itself."));
+    public Uni<Response> signIn(@FormParam("apiKey") String apiKey, @FormParam("_csrf") String csrf,
+            @CookieParam(LOGIN_COOKIE) String loginToken, @HeaderParam("Origin") String origin) {
+        if (!sameOrigin(origin) || !ConsoleSessions.tokensMatch(loginToken, csrf)) {
+            return refusedSignIn();
         }
         String key = apiKey == null ? "" : apiKey.trim();
         if (!API_KEY.matcher(key).matches()) {
-            return html(401, login.data("s", null).data("nav", "").data("error", "That is not an API key (sk_ followed by 64 hexadecimal characters)."));
+            return loginHtml(401, loginToken, "apikey", "That is not an API key (sk_ followed by 64 hexadecimal characters).", null);
         }
         // the key is checked by the API itself: a partner endpoint answers 200 only to a valid key
-        return api.get(Service.INVOICE, key, "/v1/invoices?limit=1").chain(r -> {
+        Credential credential = Credential.apiKey(key);
+        return api.get(Service.INVOICE, credential, "/v1/invoices?limit=1").chain(r -> {
             if (r.status() == 200) {
-                Session s = sessions.open(key);
+                Session s = sessions.open(credential);
                 return Uni.createFrom().item(Response.seeOther(URI.create("/console/invoices")).cookie(cookie(s.id(), false)).build());
             }
-            return html(401, login.data("s", null).data("nav", "").data("error", r.status() == 401 ? "This API key is unknown or revoked."
-                    : "The key could not be checked just now (" + r.status() + "). Try again."));
-        }).onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> html(503, login.data("s", null).data("nav", "").data("error",
-                "The platform could not be reached just now. Try again.")));
+            return loginHtml(401, loginToken, "apikey", r.status() == 401 ? "This API key is unknown or revoked."
+                    : "The key could not be checked just now (" + r.status() + "). Try again.", null);
+        }).onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> loginHtml(503, loginToken, "apikey",
+                "The platform could not be reached just now. Try again.", null));
+    }
+
+    /**
+     * Sign-in with an OAuth 2.0 client: the console exchanges the id and secret at mandate-service's
+     * {@code POST /oauth/token} (client credentials, server to server) and keeps only the access token, in this
+     * process; the secret is used for that one request and kept nowhere. The session lasts as long as the token
+     * (10 minutes), then the partner signs in again.
+     */
+    @POST
+    @Path("/login/oauth")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Operation(hidden = true)
+    public Uni<Response> signInOAuth(@FormParam("clientId") String clientId, @FormParam("clientSecret") String clientSecret,
+            @FormParam("_csrf") String csrf, @CookieParam(LOGIN_COOKIE) String loginToken, @HeaderParam("Origin") String origin,
+            @Context HttpServerRequest request) {
+        if (!sameOrigin(origin) || !ConsoleSessions.tokensMatch(loginToken, csrf)) {
+            return refusedSignIn();
+        }
+        String id = clientId == null ? "" : clientId.trim();
+        String secret = clientSecret == null ? "" : clientSecret.trim();
+        if (!CLIENT_ID.matcher(id).matches() || !CLIENT_SECRET.matcher(secret).matches()) {
+            return loginHtml(401, loginToken, "oauth", "That is not an OAuth client id and secret (cli_ followed by 32, and cs_ followed by 64"
+                    + " hexadecimal characters).", null);
+        }
+        return api.token(id, secret, forwarded.of(request)).chain(r -> {
+            JsonNode b = r.body();
+            if (r.status() == 200 && b != null && b.path("access_token").isTextual() && b.path("expires_in").canConvertToLong()) {
+                Set<String> scopes = new java.util.TreeSet<>(List.of(b.path("scope").asText("").trim().split("\\s+")));
+                scopes.remove("");
+                Credential credential = Credential.bearer(b.path("access_token").asText(), id, scopes,
+                        java.time.Instant.now().plusSeconds(b.path("expires_in").asLong()));
+                Session s = sessions.open(credential);
+                return Uni.createFrom().item(Response.seeOther(URI.create(landing(credential))).cookie(cookie(s.id(), false)).build());
+            }
+            String code = b == null ? "" : b.path("error").isTextual() ? b.path("error").asText() : b.path("error").path("code").asText("");
+            String message = switch (r.status()) {
+                case 401 -> "This client id and secret are unknown, revoked or do not match.";
+                case 429 -> "Too many sign-in attempts just now. Wait a minute and try again.";
+                case 400 -> "The platform refused this client (" + code + ").";
+                default -> "The client could not be checked just now (" + r.status() + "). Try again.";
+            };
+            return loginHtml(r.status() == 429 ? 429 : 401, loginToken, "oauth", message, null);
+        }).onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> loginHtml(503, loginToken, "oauth",
+                "The platform could not be reached just now. Try again.", null));
+    }
+
+    /** The first page a session may read: the invoices, else the mandates, else the webhooks. */
+    static String landing(Credential c) {
+        return c.allows(SCOPE_INVOICES) ? "/console/invoices" : c.allows(SCOPE_MANDATES) ? "/console/mandates" : "/console/webhooks";
+    }
+
+    Uni<Response> refusedSignIn() {
+        return html(403, error.data("nav", "").data("s", null).data("title", "Refused")
+                .data("message", "This form has expired or did not come from the console. Go back, reload the page and try again."));
+    }
+
+    /** The sign-in page with its CSRF token (set again in the cookie); {@code form} names the form an error belongs to. */
+    Uni<Response> loginHtml(int status, String token, String form, String errorText, String notice) {
+        String t = token != null && LOGIN_TOKEN.matcher(token).matches() ? token : ConsoleSessions.token();
+        return login.data("s", null).data("nav", "").data("csrf", t).data("form", form).data("error", errorText).data("notice", notice)
+                .createUni().map(h -> Response.status(status).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).entity(h)
+                        .header("Cache-Control", "no-store").cookie(loginCookie(t)).build());
     }
 
     @POST
@@ -190,7 +280,7 @@ public class ConsoleResource {
             String onChain = CHAINS.contains(ch) ? ch : "";
             String q = "/v1/invoices?limit=100" + (only.isEmpty() ? "" : "&status=" + only)
                     + (cursor == null || cursor.isBlank() ? "" : "&cursor=" + enc(cursor));
-            return api.get(Service.INVOICE, s.apiKey(), q).chain(r -> ok(s, r, data -> {
+            return api.get(Service.INVOICE, s.credential(), q).chain(r -> ok(s, r, data -> {
                 List<Object> items = new ArrayList<>();
                 for (JsonNode i : data.path("items")) {
                     if (onChain.isEmpty() || onChain.equals(i.path("paymentDetails").path("chain").asText())) {
@@ -223,7 +313,7 @@ public class ConsoleResource {
             String only = st.matches("[a-z_]{1,40}") ? st : "";
             String q = "/v1/mandates?limit=100" + (only.isEmpty() ? "" : "&state=" + only)
                     + (cursor == null || cursor.isBlank() ? "" : "&cursor=" + enc(cursor));
-            return api.get(Service.MANDATE, s.apiKey(), q).chain(r -> {
+            return api.get(Service.MANDATE, s.credential(), q).chain(r -> {
                 // a platform without the mandate list (GET /v1/mandates) still offers the search by id
                 boolean listed = r.status() == 200;
                 if (!listed && r.status() != 404 && r.status() != 405) {
@@ -242,7 +332,7 @@ public class ConsoleResource {
                 return html(200, mandates.data("s", s).data("nav", "mandates").data("items", items).data("listed", listed)
                         .data("state", only).data("next", next).data("notfound", uri.getQueryParameters().containsKey("notfound"))
                         .data("states", List.of("proposed", "signed_by_proposer", "signed_by_both", "in_progress",
-                                "completed", "disputed", "expired")));
+                                "completed", "disputed", "resolved", "expired")));
             });
         });
     }
@@ -250,12 +340,13 @@ public class ConsoleResource {
     @GET
     @Path("/mandates/{id}")
     @Operation(hidden = true)
-    public Uni<Response> mandate(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id) {
+    public Uni<Response> mandate(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id,
+            @QueryParam("charges") String chargesCursor) {
         return withSession(sid, s -> {
             if (!MANDATE_ID.matcher(id).matches()) {
                 return notFound(s, "No mandate has this id.");
             }
-            return api.get(Service.MANDATE, s.apiKey(), "/v1/mandates/" + id).chain(r -> {
+            return api.get(Service.MANDATE, s.credential(), "/v1/mandates/" + id).chain(r -> {
                 if (r.status() == 404) {
                     return notFound(s, "No mandate of yours has this id.");
                 }
@@ -265,15 +356,30 @@ public class ConsoleResource {
                 JsonNode m = r.body().path("data");
                 // the public proof and what checking it finds (the same checks as MCP service_verify_mandate)
                 Uni<ObjectNode> verified = m.path("transitions").size() > 1 || "signed_by_both".equals(m.path("state").asText())
-                        ? api.get(Service.MANDATE, s.apiKey(), "/v1/public/mandates/" + id + "/proof")
+                        ? api.get(Service.MANDATE, s.credential(), "/v1/public/mandates/" + id + "/proof")
                                 .chain(p -> p.status() == 200 && p.body() != null ? verifier.verify(p.body().path("data"))
                                         : Uni.createFrom().nullItem())
                                 .onFailure().recoverWithNull()
                         : Uni.createFrom().nullItem();
-                return verified.chain(v -> html(200, mandate.data("s", s).data("nav", "mandates").data("m", tree(m))
-                        .data("terms", pretty(m.path("terms"))).data("verification", v == null ? null : tree(v))
-                        .data("disputable", Set.of("signed_by_both", "in_progress").contains(m.path("state").asText()))
-                        .data("flash", flash())));
+                // the budget (issue 28): its money state and its charges, newest first, 50 a page
+                Uni<UpstreamResponse> budget = m.path("budget").isObject()
+                        ? api.get(Service.MANDATE, s.credential(), "/v1/mandates/" + id + "/budget?limit=" + CHARGES_PAGE
+                                + (chargesCursor == null || chargesCursor.isBlank() ? "" : "&cursor=" + enc(chargesCursor.trim())))
+                                .onFailure().recoverWithNull()
+                        : Uni.createFrom().nullItem();
+                return Uni.combine().all().unis(verified, budget).with((v, b) -> {
+                    JsonNode bd = b != null && b.status() == 200 && b.body() != null ? b.body().path("data") : null;
+                    String budgetError = m.path("budget").isObject() && bd == null
+                            ? (b == null ? "The budget could not be read just now." : "The budget could not be read: " + apiError(b)) : null;
+                    String olderCharges = bd != null && bd.path("next_cursor").isTextual()
+                            ? "/console/mandates/" + id + "?charges=" + enc(bd.path("next_cursor").asText()) + "#charges" : null;
+                    return mandate.data("s", s).data("nav", "mandates").data("m", tree(m))
+                            .data("terms", pretty(m.path("terms"))).data("verification", v == null ? null : tree(v))
+                            .data("budget", bd == null ? null : tree(bd)).data("budgetError", budgetError).data("budgetUsed", used(bd))
+                            .data("olderCharges", olderCharges).data("chargesPaged", chargesCursor != null && !chargesCursor.isBlank())
+                            .data("disputable", Set.of("signed_by_both", "in_progress").contains(m.path("state").asText()))
+                            .data("flash", flash());
+                }).chain(page -> html(200, page));
             });
         });
     }
@@ -289,10 +395,110 @@ public class ConsoleResource {
                 return notFound(s, "No mandate has this id.");
             }
             ObjectNode body = mapper.createObjectNode().put("reason", reason == null ? "" : reason).put("triggered_by", "console");
-            return api.post(Service.MANDATE, s.apiKey(), "/v1/mandates/" + id + "/dispute", body)
+            return api.post(Service.MANDATE, s.credential(), "/v1/mandates/" + id + "/dispute", body)
                     .chain(r -> r.ok() ? Uni.createFrom().item(see("/console/mandates/" + id + "?flash=disputed"))
                             : failed(s, r));
         });
+    }
+
+    // ---- dispute cases (issue 30: GET /v1/mandates/{id}/dispute, POST .../dispute/evidence) ----
+
+    /**
+     * A dispute's case: its reason and deadline, every side's evidence (text and links as text; links made links only
+     * when they are http(s) URLs), each piece's hash and anchor, the outcome once resolved, and a form to add evidence
+     * for a side while the case is open. A platform without dispute cases (the route answers a plain 404) says so.
+     */
+    @GET
+    @Path("/mandates/{id}/dispute")
+    @Operation(hidden = true)
+    public Uni<Response> disputeCase(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id) {
+        return withSession(sid, s -> {
+            if (!MANDATE_ID.matcher(id).matches()) {
+                return notFound(s, "No mandate has this id.");
+            }
+            return api.get(Service.MANDATE, s.credential(), "/v1/mandates/" + id + "/dispute").chain(r -> {
+                String code = r.body() == null ? "" : r.body().path("error").path("code").asText("");
+                if (r.status() == 404 && "mandate_not_found".equals(code)) {
+                    return notFound(s, "No mandate of yours has this id.");
+                }
+                // before issue 30 the path has only POST (opening a dispute): a GET is 405, or a plain 404 elsewhere
+                if (r.status() == 405 || r.status() == 404 && !"no_dispute".equals(code)) {
+                    return html(404, disputeCase.data("s", s).data("nav", "mandates").data("id", id).data("c", null).data("unavailable", true)
+                            .data("flash", null).data("idempotencyKey", null));
+                }
+                if (r.status() == 404) {
+                    return html(404, disputeCase.data("s", s).data("nav", "mandates").data("id", id).data("c", null).data("unavailable", false)
+                            .data("flash", null).data("idempotencyKey", null));
+                }
+                return ok(s, r, c -> disputeCase.data("s", s).data("nav", "mandates").data("id", id).data("c", caseView(c))
+                        .data("unavailable", false).data("flash", flash())
+                        // one key per form shown: sending the same form twice adds the evidence once (the API replays)
+                        .data("idempotencyKey", java.util.UUID.randomUUID().toString()));
+            });
+        });
+    }
+
+    @POST
+    @Path("/mandates/{id}/dispute/evidence")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Operation(hidden = true)
+    public Uni<Response> addEvidence(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id,
+            @FormParam("_csrf") String csrf, @FormParam("party") String party, @FormParam("text") String text,
+            @FormParam("links") String links, @FormParam("idempotencyKey") String idempotencyKey, @HeaderParam("Origin") String origin) {
+        return withPost(sid, csrf, origin, s -> {
+            if (!MANDATE_ID.matcher(id).matches()) {
+                return notFound(s, "No mandate has this id.");
+            }
+            ObjectNode body = mapper.createObjectNode().put("party", party == null ? "" : party.trim()).put("text", text == null ? "" : text)
+                    .put("triggered_by", "console");
+            var list = body.putArray("links");
+            if (links != null) {
+                links.lines().map(String::trim).filter(l -> !l.isEmpty()).forEach(list::add);
+            }
+            String key = idempotencyKey != null && UUID_TEXT.matcher(idempotencyKey).matches() ? idempotencyKey : null;
+            return api.post(Service.MANDATE, s.credential(), "/v1/mandates/" + id + "/dispute/evidence", body, key)
+                    .chain(r -> r.status() == 201 || r.status() == 200
+                            ? Uni.createFrom().item(see("/console/mandates/" + id + "/dispute?flash=evidence#evidence-"
+                                    + enc(r.body() == null ? "" : r.body().path("data").path("evidence_id").asText(""))))
+                            : failed(s, r));
+        });
+    }
+
+    /** The case as the template reads it, each link marked whether it may be a link (http or https) or stays text. */
+    Object caseView(JsonNode c) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> view = (Map<String, Object>) JsonView.object(c);
+        List<Object> sides = new ArrayList<>();
+        for (JsonNode side : c.path("sides")) {
+            Map<String, Object> sv = JsonView.object(side);
+            List<Object> evidence = new ArrayList<>();
+            for (JsonNode e : side.path("evidence")) {
+                Map<String, Object> ev = JsonView.object(e);
+                List<Object> ls = new ArrayList<>();
+                for (JsonNode l : e.path("links")) {
+                    Map<String, Object> lv = new LinkedHashMap<>();
+                    lv.put("url", l.asText());
+                    lv.put("linkable", linkable(l.asText()));
+                    ls.add(lv);
+                }
+                ev.put("links", ls);
+                evidence.add(ev);
+            }
+            sv.put("evidence", evidence);
+            sides.add(sv);
+        }
+        view.put("sides", sides);
+        return view;
+    }
+
+    /** Whether a partner-given URL may be an {@code href}: an absolute http or https URL with a host, nothing else. */
+    static boolean linkable(String url) {
+        try {
+            URI u = new URI(url);
+            return ("https".equalsIgnoreCase(u.getScheme()) || "http".equalsIgnoreCase(u.getScheme())) && u.getHost() != null;
+        } catch (java.net.URISyntaxException e) {
+            return false;
+        }
     }
 
     // ---- webhooks ----
@@ -301,7 +507,7 @@ public class ConsoleResource {
     @Path("/webhooks")
     @Operation(hidden = true)
     public Uni<Response> webhooks(@CookieParam(ConsoleSessions.COOKIE) String sid) {
-        return withSession(sid, s -> api.get(Service.WEBHOOK, s.apiKey(), "/v1/webhooks").chain(r -> ok(s, r,
+        return withSession(sid, s -> api.get(Service.WEBHOOK, s.credential(), "/v1/webhooks").chain(r -> ok(s, r,
                 data -> webhooks.data("s", s).data("nav", "webhooks").data("items", tree(data)))));
     }
 
@@ -318,14 +524,14 @@ public class ConsoleResource {
             String only = DELIVERY_STATUSES.contains(st) ? st : "";
             String page = "/v1/webhooks/" + id + "/deliveries?limit=50" + (only.isEmpty() ? "" : "&status=" + only)
                     + (before != null && UUID_TEXT.matcher(before).matches() ? "&before=" + before : "");
-            return api.get(Service.WEBHOOK, s.apiKey(), "/v1/webhooks/" + id).chain(sub -> {
+            return api.get(Service.WEBHOOK, s.credential(), "/v1/webhooks/" + id).chain(sub -> {
                 if (sub.status() == 404) {
                     return notFound(s, "No webhook subscription of yours has this id.");
                 }
                 if (sub.status() != 200) {
                     return failed(s, sub);
                 }
-                return api.get(Service.WEBHOOK, s.apiKey(), page).chain(d -> ok(s, d, data -> {
+                return api.get(Service.WEBHOOK, s.credential(), page).chain(d -> ok(s, d, data -> {
                     String next = data.size() == 50 ? "/console/webhooks/" + id + "?" + (only.isEmpty() ? "" : "status=" + only + "&")
                             + "before=" + data.get(data.size() - 1).path("id").asText() : null;
                     return webhook.data("s", s).data("nav", "webhooks").data("w", tree(sub.body().path("data")))
@@ -345,7 +551,7 @@ public class ConsoleResource {
             if (!UUID_TEXT.matcher(id).matches() || !UUID_TEXT.matcher(deliveryId).matches()) {
                 return notFound(s, "No delivery has this id.");
             }
-            return api.get(Service.WEBHOOK, s.apiKey(), "/v1/webhooks/" + id + "/deliveries/" + deliveryId).chain(r -> r.status() == 404
+            return api.get(Service.WEBHOOK, s.credential(), "/v1/webhooks/" + id + "/deliveries/" + deliveryId).chain(r -> r.status() == 404
                     ? notFound(s, "No delivery of yours has this id.")
                     : ok(s, r, data -> delivery.data("s", s).data("nav", "webhooks").data("webhookId", id).data("d", tree(data))
                             .data("flash", flash())));
@@ -362,7 +568,7 @@ public class ConsoleResource {
             if (!UUID_TEXT.matcher(id).matches() || !UUID_TEXT.matcher(deliveryId).matches()) {
                 return notFound(s, "No delivery has this id.");
             }
-            return api.post(Service.WEBHOOK, s.apiKey(), "/v1/webhooks/" + id + "/deliveries/" + deliveryId + "/redeliver", null)
+            return api.post(Service.WEBHOOK, s.credential(), "/v1/webhooks/" + id + "/deliveries/" + deliveryId + "/redeliver", null)
                     .chain(r -> r.ok() ? Uni.createFrom().item(see("/console/webhooks/" + id + "/deliveries/" + deliveryId + "?flash=redelivered"))
                             : failed(s, r));
         });
@@ -383,7 +589,7 @@ public class ConsoleResource {
             if (overlap != null && overlap.matches("[0-9]{1,7}")) {
                 body.put("overlapSeconds", Long.parseLong(overlap));
             }
-            return api.post(Service.WEBHOOK, s.apiKey(), "/v1/webhooks/" + id + "/rotate-secret", body)
+            return api.post(Service.WEBHOOK, s.credential(), "/v1/webhooks/" + id + "/rotate-secret", body)
                     .chain(r -> r.ok() ? Uni.createFrom().item(see("/console/webhooks/" + id + "?flash=rotated")) : failed(s, r));
         });
     }
@@ -394,7 +600,7 @@ public class ConsoleResource {
     @Path("/charts")
     @Operation(hidden = true)
     public Uni<Response> charts(@CookieParam(ConsoleSessions.COOKIE) String sid) {
-        return withSession(sid, s -> charts.compute(s.apiKey()).chain(c -> html(200, chartsPage.data("s", s).data("nav", "charts").data("c", c)))
+        return withSession(sid, s -> charts.compute(s.credential()).chain(c -> html(200, chartsPage.data("s", s).data("nav", "charts").data("c", c)))
                 .onFailure(IllegalStateException.class).recoverWithUni(e -> html(502, error.data("nav", "").data("s", s).data("title", "Charts unavailable")
                         .data("message", "The figures could not be read: " + e.getMessage()))));
     }
@@ -406,7 +612,13 @@ public class ConsoleResource {
         return sessions.find(sid).map(s -> page.apply(s)
                 .onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> html(503, error.data("nav", "").data("s", s)
                         .data("title", "Try again shortly").data("message", "The platform could not be reached just now."))))
-                .orElseGet(() -> Uni.createFrom().item(see("/console/login")));
+                .orElseGet(() -> Uni.createFrom().item(ended(sid)));
+    }
+
+    /** Where a request without a live session goes: the sign-in page, saying why when an access token expired. */
+    Response ended(String sid) {
+        return sessions.expired(sid) ? Response.seeOther(URI.create("/console/login?ended=expired")).cookie(cookie("", true))
+                .header("Cache-Control", "no-store").build() : see("/console/login");
     }
 
     /** A form post: a session, its CSRF token, and (when the browser sends one) this site's Origin. */
@@ -418,7 +630,7 @@ public class ConsoleResource {
             }
             return action.apply(s).onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> html(503, error.data("nav", "").data("s", s)
                     .data("title", "Try again shortly").data("message", "The platform could not be reached just now.")));
-        }).orElseGet(() -> Uni.createFrom().item(see("/console/login")));
+        }).orElseGet(() -> Uni.createFrom().item(ended(sid)));
     }
 
     boolean sameOrigin(String origin) {
@@ -455,6 +667,26 @@ public class ConsoleResource {
         return html(status, error.data("nav", "").data("s", s).data("title", "The platform refused this").data("message", msg));
     }
 
+    /** Spent plus reserved of a budget answer, as a plain decimal ("0" when unreadable). */
+    static String used(JsonNode budget) {
+        if (budget == null) {
+            return "0";
+        }
+        try {
+            return new java.math.BigDecimal(budget.path("spent").asText("0")).add(new java.math.BigDecimal(budget.path("reserved").asText("0")))
+                    .stripTrailingZeros().toPlainString();
+        } catch (NumberFormatException e) {
+            return "0";
+        }
+    }
+
+    /** An API refusal as one line: its message and code, or its status. */
+    static String apiError(UpstreamResponse r) {
+        JsonNode e = r.body() == null ? null : r.body().path("error");
+        return e == null || !e.isObject() ? "the platform answered " + r.status() + "."
+                : e.path("message").asText() + " (" + e.path("code").asText() + ")";
+    }
+
     Uni<Response> notFound(Session s, String message) {
         return html(404, error.data("nav", "").data("s", s).data("title", "Not found").data("message", message));
     }
@@ -475,10 +707,18 @@ public class ConsoleResource {
                 .maxAge(clear ? 0 : -1).build();
     }
 
+    NewCookie loginCookie(String token) {
+        return new NewCookie.Builder(LOGIN_COOKIE).value(token).path("/console/login").httpOnly(true)
+                .sameSite(NewCookie.SameSite.STRICT).secure("https".equalsIgnoreCase(uri.getRequestUri().getScheme())
+                        || "https".equalsIgnoreCase(headers.getHeaderString("X-Forwarded-Proto")))
+                .maxAge(-1).build();
+    }
+
     String flash() {
         String f = uri.getQueryParameters().getFirst("flash");
         return f == null ? null : switch (f) {
             case "disputed" -> "Dispute opened.";
+            case "evidence" -> "Evidence added. It is anchored on chain shortly.";
             case "redelivered" -> "Queued for delivery now.";
             case "rotated" -> "Secret rotated: the previous one stays valid for the overlap.";
             default -> null;

@@ -2,6 +2,7 @@ package dev.agentpay.discovery.console.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.discovery.domain.UpstreamResponse;
+import dev.agentpay.discovery.console.service.ConsoleSessions.Credential;
 import dev.agentpay.discovery.console.service.PartnerApi.Service;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -49,7 +50,7 @@ public class ConsoleCharts {
             String successRate, Integer p50, Integer p99, int latencySample, boolean deliveriesTruncated) {
     }
 
-    public Uni<Charts> compute(String key) {
+    public Uni<Charts> compute(Credential key) {
         Instant now = Instant.now();
         return settled(key, now).chain(vol -> deliveries(key, now).map(d -> assemble(vol, d)));
     }
@@ -60,13 +61,13 @@ public class ConsoleCharts {
     record Deliveries(List<JsonNode> items, List<Integer> latencies, boolean truncated) {
     }
 
-    Uni<Volume> settled(String key, Instant now) {
+    Uni<Volume> settled(Credential key, Instant now) {
         LocalDate from = now.atZone(ZoneOffset.UTC).toLocalDate().minusDays(DAYS - 1);
         Map<String, BigDecimal> sums = new TreeMap<>(Collections.reverseOrder());
         return invoicePage(key, null, 0, from, sums).map(truncated -> new Volume(sums, truncated));
     }
 
-    private Uni<Boolean> invoicePage(String key, String cursor, int page, LocalDate from, Map<String, BigDecimal> sums) {
+    private Uni<Boolean> invoicePage(Credential key, String cursor, int page, LocalDate from, Map<String, BigDecimal> sums) {
         if (page == INVOICE_PAGES) {
             return Uni.createFrom().item(cursor != null);
         }
@@ -93,7 +94,7 @@ public class ConsoleCharts {
         });
     }
 
-    Uni<Deliveries> deliveries(String key, Instant now) {
+    Uni<Deliveries> deliveries(Credential key, Instant now) {
         OffsetDateTime since = now.minus(Duration.ofHours(24)).atOffset(ZoneOffset.UTC);
         return api.get(Service.WEBHOOK, key, "/v1/webhooks").chain(r -> {
             List<Uni<List<JsonNode>>> perSub = new ArrayList<>();
@@ -125,7 +126,7 @@ public class ConsoleCharts {
         });
     }
 
-    private Uni<List<JsonNode>> deliveryPages(String key, String sub, String before, int page, OffsetDateTime since,
+    private Uni<List<JsonNode>> deliveryPages(Credential key, String sub, String before, int page, OffsetDateTime since,
             List<JsonNode> acc, boolean[] truncated) {
         if (page == DELIVERY_PAGES) {
             truncated[0] = true;
