@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(here, '../../../../local/node/package.json'));
@@ -215,7 +215,11 @@ async function consoleJourney(k) {
     await page.locator('#ev-text').fill(result.evidenceText);
     await page.locator('#ev-links').fill('https://example.com/delivery-log.txt');
     await Promise.all([page.waitForURL('**flash=evidence**'), page.getByRole('button', { name: 'Add evidence' }).click()]);
-    const ev = page.locator('ol.evidence[data-party="counterparty"] li');
+    const ev = page.locator('ol.evidence[data-party="counterparty"] > li'); // its own items, not the links list inside one
+    if (await ev.count() !== 1) {
+      // kept for diagnosis: what the case page showed
+      writeFileSync(join(cmd.outDir, 'console-dispute-unexpected.html'), await page.content());
+    }
     check(await ev.count() === 1, 'the evidence is listed under the counterparty');
     check((await ev.locator('.evidence-text').textContent()) === result.evidenceText, 'the evidence text is shown as text');
     check(await ev.locator('img').count() === 0, 'the evidence markup made no element');

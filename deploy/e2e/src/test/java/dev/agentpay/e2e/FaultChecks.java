@@ -568,6 +568,9 @@ final class FaultChecks {
         filter.put("address", env.get("ANCHOR_CONTRACT_ADDRESS"));
         filter.put("fromBlock", "0x0");
         filter.put("toBlock", "latest");
+        // only MandateAnchored: the contract also logs SignerAdded / SignerRemoved (signer rotation, issue 31)
+        // topic 0 = keccak256("MandateAnchored(bytes32,string,uint256,address)")
+        filter.put("topics", List.of("0x0959946a7bae87f0718bad66b77c43b8342b7c41b73817f357ceca787139a40e"));
         JsonNode logs = new EvmRpc(env.get("ANCHOR_RPC_URL")).call("eth_getLogs", filter);
         Map<String, List<String>> out = new HashMap<>();
         for (JsonNode log : logs) {

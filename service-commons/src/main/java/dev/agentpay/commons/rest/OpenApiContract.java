@@ -151,9 +151,24 @@ public class OpenApiContract implements OASFilter {
                 responses.addAPIResponse(status, error(e.getValue()));
             }
         }
+        // SmallRye copies a method's @Extension onto the operation, its request body, its responses object and each response: read it
+        // from any of them and remove every copy (a client generator takes a member of `responses` for a response)
         boolean bare = op.getExtensions() != null && op.getExtensions().containsKey(BARE);
-        if (bare) {
-            op.removeExtension(BARE);
+        op.removeExtension(BARE);
+        if (responses.getExtensions() != null && responses.getExtensions().containsKey(BARE)) {
+            bare = true;
+            responses.removeExtension(BARE);
+        }
+        if (responses.getAPIResponses() != null) {
+            for (APIResponse r : responses.getAPIResponses().values()) {
+                if (r.getExtensions() != null && r.getExtensions().containsKey(BARE)) {
+                    bare = true;
+                    r.removeExtension(BARE);
+                }
+            }
+        }
+        if (op.getRequestBody() != null && op.getRequestBody().getExtensions() != null) {
+            op.getRequestBody().removeExtension(BARE);
         }
         if (responses.getAPIResponses() != null) {
             for (Map.Entry<String, APIResponse> e : responses.getAPIResponses().entrySet()) {

@@ -102,6 +102,25 @@ class OpenApiContractTest {
     }
 
     @Test
+    void aBareMarkerCopiedOntoTheResponsesAndTheBodyIsReadAndRemovedEverywhere() {
+        // what SmallRye builds from a method's @Extension: a copy on the request body, the responses and each response
+        Operation bare = op("Thing").requestBody(OASFactory.createRequestBody().addExtension(OpenApiContract.BARE, "true"));
+        bare.getResponses().addExtension(OpenApiContract.BARE, "true");
+        bare.getResponses().getAPIResponse("200").addExtension(OpenApiContract.BARE, "true");
+        OpenAPI api = OASFactory.createOpenAPI()
+                .components(OASFactory.createComponents().addSchema("Thing", OASFactory.createSchema().addType(SchemaType.OBJECT)))
+                .paths(OASFactory.createPaths().addPathItem("/token", OASFactory.createPathItem().POST(bare)));
+
+        new OpenApiContract().filterOpenAPI(api);
+
+        assertThat(bare.getResponses().getAPIResponse("200").getContent().getMediaType("application/json").getSchema().getRef())
+                .as("read from the copies: not wrapped").isEqualTo("#/components/schemas/Thing");
+        assertThat(bare.getResponses().getExtensions()).as("no member of responses but responses").isNullOrEmpty();
+        assertThat(bare.getResponses().getAPIResponse("200").getExtensions()).isNullOrEmpty();
+        assertThat(bare.getRequestBody().getExtensions()).isNullOrEmpty();
+    }
+
+    @Test
     void envelopesAreRequiredLimitsAreIntegersAndJacksonTreesAreAnyValue() {
         Operation list = op("Thing").addParameter(OASFactory.createParameter()
                 .in(org.eclipse.microprofile.openapi.models.parameters.Parameter.In.QUERY).name("limit")
