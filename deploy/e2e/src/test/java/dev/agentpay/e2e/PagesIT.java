@@ -189,7 +189,7 @@ class PagesIT {
             // the evidence typed in the browser reached the case, for the counterparty
             JsonPath dispute = given().baseUri(base).header("x-api-key", key).get("/v1/mandates/" + mandateId + "/dispute")
                     .then().statusCode(200).extract().jsonPath();
-            assertThat(dispute.getList("sides.find { it.party == 'counterparty' }.evidence.text")).containsExactly(r.path("evidenceText").asText());
+            assertThat(dispute.getList("data.sides.find { it.party == 'counterparty' }.evidence.text")).containsExactly(r.path("evidenceText").asText());
         }
         assertThat(disputed.path("dispute_reason").asText()).isEqualTo(r.path("disputeReason").asText()).isNotBlank();
         // ... and the redelivery was a second delivery of invoice.settled to the partner's endpoint

@@ -254,7 +254,7 @@ public final class UpstreamStub implements AutoCloseable {
                 .put("note", note).put("resolved_at", ISO_MILLIS.format(Instant.now())).put("transition_id", UUID.randomUUID().toString());
     }
 
-    /** mandate-service's dispute case (issue 30, /work/interfaces/escrow.md "disputes: HTTP API"). */
+    /** mandate-service's dispute case (issue 30; mandate-service README, "Disputes", and OpenAPI getDispute). */
     private void disputeCase(HttpExchange ex, String method, String[] p, ObjectNode m, JsonNode in) throws IOException {
         String id = m.get("id").asText();
         if (withoutCases.contains(id)) {

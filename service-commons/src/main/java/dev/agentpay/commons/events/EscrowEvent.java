@@ -9,7 +9,7 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
  * {@code escrow.command_failed} (the contract refused an {@link EscrowCommand} for good; {@link #commandId},
  * {@link #reason}). The aggregate id (the Kafka key) is the mandate hash. Amounts are atomic USDC units as decimal
  * strings; hashes and addresses lower-case 0x hex; times unix seconds. Fields that do not apply are null. The
- * interface: /work/interfaces/escrow.md (settlement-watcher README, "Mandate escrow").
+ * interface: settlement-watcher's README, "Mandate escrow", and mandate-service's README, "Escrow".
  *
  * @param totals the escrow's totals read from the contract at the event's block ({@code totals(id)})
  * @param state  the escrow's state at that block: none, active, frozen, resolved, refunded

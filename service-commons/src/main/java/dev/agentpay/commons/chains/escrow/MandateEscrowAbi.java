@@ -25,7 +25,7 @@ import org.web3j.utils.Numeric;
  * {@code totals} return value, custom-error names from revert data, and the EIP-712
  * {@code ReceiveWithAuthorization} typed data a funder signs. Hex strings are {@code 0x}-prefixed lower case;
  * amounts are atomic USDC units (6 decimals); times unix seconds. The interface between services:
- * {@code /work/interfaces/escrow.md}; the contract's rules: its NatSpec and settlement-watcher's README.
+ * settlement-watcher's and mandate-service's READMEs ("Mandate escrow", "Escrow"); the contract's rules: its NatSpec and settlement-watcher's README.
  */
 public final class MandateEscrowAbi {
 
