@@ -120,7 +120,17 @@ class EscrowIT {
                         .extract().asString()).get("data");
                 return "SETTLED".equals(i.path("status").asText()) ? i : null;
             }, Objects::nonNull);
-            assertThat(inv.path("settlementSource").asText()).isEqualTo("escrow");
+            assertThat(inv.at("/paymentDetails/settlementSource").asText()).isEqualTo("escrow");
+            // its txHash is the release: a Released log of this escrow in that transaction
+            JsonNode receipt = rpc.call("eth_getTransactionReceipt", inv.at("/paymentDetails/txHash").asText());
+            boolean releasedThere = false;
+            for (JsonNode log : receipt.path("logs")) {
+                List<String> topics = new ArrayList<>();
+                log.path("topics").forEach(x -> topics.add(x.asText()));
+                releasedThere |= log.path("address").asText().equalsIgnoreCase(escrow) && MandateEscrowAbi.decode(topics, log.path("data").asText())
+                        .filter(ev -> ev.kind() == MandateEscrowAbi.Kind.RELEASED && ev.escrowId().equalsIgnoreCase(escrowId)).isPresent();
+            }
+            assertThat(releasedThere).as("invoice " + invoice + "'s txHash is a release of the escrow").isTrue();
         }
         JsonNode released = awaitEscrow(flows, id, e -> atomic(e.path("released").asText()).equals(BigInteger.valueOf(3_000_000)));
         ledgerEqualsChain(rpc, escrow, escrowId, released);

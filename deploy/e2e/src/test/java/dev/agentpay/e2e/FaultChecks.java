@@ -193,7 +193,7 @@ final class FaultChecks {
         // --- invoices and payments --------------------------------------------------------------------
         List<Map<String, Object>> invoices = query("invoice",
                 "select id::text as id, status, chain, payment_address, usdc_address, payable_atomic::text as payable, tx_hash,"
-                        + " settlement_transfer_id from invoice where partner_id = ? and created_at >= ?", PARTNER, start);
+                        + " settlement_transfer_id, settlement_source from invoice where partner_id = ? and created_at >= ?", PARTNER, start);
         Map<String, Map<String, Object>> invoiceById = new HashMap<>();
         invoices.forEach(i -> invoiceById.put((String) i.get("id"), i));
         List<Kafka.Rec> invoiceEvents = Kafka.readAll(kafka, "invoice-events");
@@ -216,10 +216,21 @@ final class FaultChecks {
 
         Set<String> processedByInvoice = new HashSet<>(strings("invoice", "select event_id::text from processed_event where processed_at >= ?", start));
         Check transfersConsumed = new Check("every chain-transfers event was applied by invoice-service");
-        for (Map<String, Object> r : query("watcher", "select id::text as id, type from outbox_event where created_at >= ?", start)) {
-            transfersConsumed.ok(processedByInvoice.contains((String) r.get("id")), "chain-transfers event " + r.get("id") + " " + r.get("type") + " not applied");
+        Check escrowConsumed = new Check("every escrow-events event was applied by mandate-service (a release or roll-back by invoice-service too)");
+        Set<String> processedByMandate = new HashSet<>(strings("mandate", "select event_id::text from processed_event where processed_at >= ?", start));
+        for (Map<String, Object> r : query("watcher", "select id::text as id, topic, type from outbox_event where created_at >= ?", start)) {
+            String id = (String) r.get("id");
+            String type = (String) r.get("type");
+            if ("escrow-events".equals(r.get("topic"))) {
+                boolean invoiceToo = type.equals("escrow.released") || type.equals("escrow.rolled_back");
+                escrowConsumed.ok(processedByMandate.contains(id) && (!invoiceToo || processedByInvoice.contains(id)),
+                        "escrow-events event " + id + " " + type + " not applied");
+            } else if ("chain-transfers".equals(r.get("topic"))) {
+                transfersConsumed.ok(processedByInvoice.contains(id), "chain-transfers event " + id + " " + type + " not applied");
+            }
         }
         transfersConsumed.done();
+        escrowConsumed.done();
 
         Check settledOnce = new Check("every transfer still on chain settled its invoice (exactly one)");
         Check retracted = new Check("no reorged-out transfer left an invoice SETTLED");
@@ -245,7 +256,7 @@ final class FaultChecks {
         retracted.done();
         notes.add(gone + " of " + load.payments.size() + " payments are not on their chain any more (reorged out or lost with a killed chain's last blocks); their invoices must stay PENDING");
 
-        Check settledHasTransfer = new Check("every SETTLED invoice's transfer is on chain, to its address, of its exact amount");
+        Check settledHasTransfer = new Check("every SETTLED invoice's transfer is on chain, to its address, of its exact amount (from escrow: a release)");
         for (Map<String, Object> inv : invoices) {
             if (!"SETTLED".equals(inv.get("status"))) {
                 continue;
@@ -253,9 +264,14 @@ final class FaultChecks {
             String tx = ((String) inv.get("tx_hash")).toLowerCase(Locale.ROOT);
             JsonNode receipt = receipts.computeIfAbsent(tx, h -> new EvmRpc(faults.rpcUrl((String) inv.get("chain"))).call("eth_getTransactionReceipt", h));
             boolean found = false;
+            boolean fromEscrow = "escrow".equals(inv.get("settlement_source"));
             if (receipt != null && !receipt.isNull()) {
                 for (JsonNode log : receipt.path("logs")) {
-                    if (log.path("address").asText().equalsIgnoreCase((String) inv.get("usdc_address"))
+                    if (fromEscrow) {
+                        // a charge paid from its mandate's escrow (issue 30): its tx is the escrow's release (escrows() matches refs)
+                        found |= log.path("address").asText().equalsIgnoreCase(env.get(prefix((String) inv.get("chain")) + "_ESCROW_ADDRESS"))
+                                && log.path("topics").path(0).asText().equals(dev.agentpay.commons.chains.escrow.MandateEscrowAbi.Kind.RELEASED.topic());
+                    } else if (log.path("address").asText().equalsIgnoreCase((String) inv.get("usdc_address"))
                             && log.path("topics").path(0).asText().equals(TRANSFER_TOPIC)
                             && log.path("topics").path(2).asText().toLowerCase(Locale.ROOT).endsWith(((String) inv.get("payment_address")).substring(2).toLowerCase(Locale.ROOT))
                             && new BigInteger(log.path("data").asText().substring(2), 16).equals(new BigInteger((String) inv.get("payable")))) {
@@ -269,6 +285,7 @@ final class FaultChecks {
 
         sweeps(invoices);
         budgets();
+        escrows();
 
         // --- x402 ----------------------------------------------------------------------------------------
         Map<String, Map<String, Object>> x402ByNonce = new HashMap<>();
@@ -655,6 +672,84 @@ final class FaultChecks {
         raced.ok(load.chargesOverBudget.get() == 0, load.chargesOverBudget.get() + " charges accepted over a budget");
         raced.done();
         notes.add(budgets.size() + " budgets, " + charges.size() + " charges, " + chargeInvoices.size() + " charge invoices checked");
+    }
+
+    /**
+     * Escrow money checks (issue 30), per mandate the load put in escrow: the service's ledger (the mandate's escrow view)
+     * equals the contract's totals; every Released log on chain is one charge of the mandate paid from escrow (its ref is
+     * keccak-256 of that charge id, no ref twice) and every such charge was released once; no release was mined after the
+     * freeze; every escrow charge's invoice is SETTLED from escrow; and no accepted charge went unpaid by the escrow.
+     */
+    private void escrows() throws Exception {
+        EvmRpc rpc = new EvmRpc(env.get("CHAIN_BASE_RPC_URL"));
+        String contract = env.get("CHAIN_BASE_ESCROW_ADDRESS");
+        List<JsonNode> logs = logs(rpc, contract, List.<Object>of(dev.agentpay.commons.chains.escrow.MandateEscrowAbi.topics()));
+        Check ledger = new Check("every escrow's ledger in the service equals the contract's totals");
+        Check releases = new Check("every release on chain is one escrow charge, each paid once");
+        Check frozen = new Check("no release after a freeze");
+        Check settled = new Check("every escrow charge's invoice is SETTLED from escrow");
+        for (String mandate : load.escrowMandates) {
+            JsonNode view = JSON.readTree(load.calls.retrying("check.mandate", "GET", "/v1/mandates/" + mandate, null, Map.of(),
+                    Duration.ofSeconds(30)).body()).path("data").path("escrow");
+            if (view.isMissingNode() || view.isNull()) {
+                ledger.ok(false, mandate + ": no escrow view");
+                continue;
+            }
+            String id = view.path("escrow_id").asText();
+            var t = dev.agentpay.commons.chains.escrow.MandateEscrowAbi.decodeTotals(rpc.ethCall(contract,
+                    dev.agentpay.commons.chains.escrow.MandateEscrowAbi.totals(id)));
+            ledger.ok(EscrowIT.atomic(view.path("funded").asText()).equals(t.funded())
+                            && EscrowIT.atomic(view.path("released").asText()).equals(t.released())
+                            && EscrowIT.atomic(view.path("withdrawn").asText()).equals(t.withdrawn())
+                            && EscrowIT.atomic(view.path("refunded").asText()).equals(t.refunded())
+                            && EscrowIT.atomic(view.path("held").asText()).equals(t.held()) && view.path("state").asText().equals(t.state().value()),
+                    mandate + ": service " + view + " vs chain " + t);
+            Map<String, String> chargeByRef = new HashMap<>();
+            List<Map<String, Object>> charges = query("mandate", "select c.id, c.invoice_id from mandate_charge c join mandate_escrow_command e"
+                    + " on e.charge_id = c.id where c.mandate_id = ? and e.type = 'escrow.release'", mandate);
+            charges.forEach(c -> chargeByRef.put(dev.agentpay.commons.chains.escrow.MandateEscrowAbi.ref((String) c.get("id")), (String) c.get("id")));
+            Map<String, Integer> released = new HashMap<>();
+            long frozenAt = Long.MAX_VALUE;
+            List<long[]> releasePositions = new ArrayList<>();
+            for (JsonNode log : logs) {
+                List<String> topics = new ArrayList<>();
+                log.path("topics").forEach(x -> topics.add(x.asText()));
+                var ev = dev.agentpay.commons.chains.escrow.MandateEscrowAbi.decode(topics, log.path("data").asText()).orElse(null);
+                if (ev == null || !ev.escrowId().equalsIgnoreCase(id)) {
+                    continue;
+                }
+                long pos = Long.decode(log.path("blockNumber").asText()) * 100_000 + Long.decode(log.path("logIndex").asText());
+                if (ev.kind() == dev.agentpay.commons.chains.escrow.MandateEscrowAbi.Kind.RELEASED) {
+                    released.merge(ev.ref().toLowerCase(Locale.ROOT), 1, Integer::sum);
+                    releasePositions.add(new long[] {pos});
+                } else if (ev.kind() == dev.agentpay.commons.chains.escrow.MandateEscrowAbi.Kind.FROZEN) {
+                    frozenAt = Math.min(frozenAt, pos);
+                }
+            }
+            for (Map.Entry<String, Integer> r : released.entrySet()) {
+                releases.ok(chargeByRef.containsKey(r.getKey()) && r.getValue() == 1,
+                        mandate + ": release ref " + r.getKey() + " x" + r.getValue() + (chargeByRef.containsKey(r.getKey()) ? "" : ", of no charge"));
+            }
+            for (String ref : chargeByRef.keySet()) {
+                releases.ok(released.containsKey(ref), mandate + ": charge " + chargeByRef.get(ref) + " was never released");
+            }
+            for (long[] p : releasePositions) {
+                frozen.ok(p[0] < frozenAt, mandate + ": a release mined after the freeze");
+            }
+            for (Map<String, Object> c : charges) {
+                List<String> st = strings("invoice", "select status || ' ' || coalesce(settlement_source, '') from invoice where id::text = ?",
+                        c.get("invoice_id"));
+                settled.ok(st.size() == 1 && st.get(0).equals("SETTLED escrow"), "charge " + c.get("id") + ": invoice " + c.get("invoice_id") + " " + st);
+            }
+        }
+        ledger.done();
+        releases.done();
+        frozen.done();
+        settled.done();
+        Check fromEscrow = new Check("every charge accepted under a funded escrow was paid from it");
+        fromEscrow.ok(load.escrowChargesNotFromEscrow.get() == 0, load.escrowChargesNotFromEscrow.get() + " charges answered paid_from invoice");
+        fromEscrow.done();
+        notes.add(load.escrowMandates.size() + " escrows on base (" + load.escrowResolved.size() + " disputed and resolved) checked against the contract");
     }
 
     private List<Map<String, Object>> query(String database, String sql, Object... args) throws Exception {

@@ -83,6 +83,8 @@ class FaultIT {
         }
         // charges racing against mandate budgets while mandate-service and invoice-service are killed (issue 28)
         workers.add(new Thread(load.budgetWorker(), "load-budget-0"));
+        // budgets in escrow on base, charged (releases) and disputed (freeze, resolve) while services are killed (issue 30)
+        workers.add(new Thread(load.escrowWorker(), "load-escrow-0"));
         workers.forEach(Thread::start);
 
         Faults faults = new Faults(stack.stateDir, env, receiver, new java.util.Random(seed + 2));
@@ -175,6 +177,8 @@ class FaultIT {
         sb.append("| mandates created | ").append(load.mandates.size()).append(" |\n");
         sb.append("| mandates with a budget / charges accepted (6 raced per budget, at most 4 fit) | ")
                 .append(load.budgetMandates.size()).append(" / ").append(load.chargesAccepted.get()).append(" |\n");
+        sb.append("| mandates with an escrow on base / disputed and resolved | ").append(load.escrowMandates.size()).append(" / ")
+                .append(load.escrowResolved.size()).append(" |\n");
         sb.append("| invoices created / USDC payments sent | ").append(load.invoices.size()).append(" / ").append(load.payments.size()).append(" |\n");
         sb.append("| x402 paid calls (one signed payment each) / answered 200 | ").append(load.x402Payments.size()).append(" / ")
                 .append(load.x402Payments.stream().filter(p -> !p.acceptedInvoiceIds().isEmpty()).count()).append(" |\n");

@@ -58,6 +58,10 @@ final class FaultLoad {
     final List<String> budgetMandates = new CopyOnWriteArrayList<>();
     final AtomicInteger chargesAccepted = new AtomicInteger();
     final AtomicInteger chargesOverBudget = new AtomicInteger();
+    /** Mandates whose budget the load put in escrow on base (issue 30), those it disputed and had resolved, and charges not paid from it. */
+    final List<String> escrowMandates = new CopyOnWriteArrayList<>();
+    final List<String> escrowResolved = new CopyOnWriteArrayList<>();
+    final AtomicInteger escrowChargesNotFromEscrow = new AtomicInteger();
     final AtomicInteger flowsAbandoned = new AtomicInteger();
     final AtomicInteger operations = new AtomicInteger();
     final AtomicInteger paymentSendRetries = new AtomicInteger();
@@ -90,6 +94,10 @@ final class FaultLoad {
         return worker("budget", this::budgetFlow, 300);
     }
 
+    Runnable escrowWorker() {
+        return worker("escrow", this::escrowFlow, 500);
+    }
+
     /** Budget 1.00 USDC, charges of 0.25: at most four can be reserved at once. */
     static final String BUDGET_JSON = "{\"amount\":\"1.00\",\"currency\":\"USDC\",\"max_per_charge\":null,\"period\":null}";
     static final int CHARGES_PER_RACE = 6;
@@ -101,31 +109,12 @@ final class FaultLoad {
      * charges and invoices in the databases after the drain.
      */
     private void budgetFlow() {
-        Map<String, Object> body = new java.util.LinkedHashMap<>(Map.of("proposer", "agent-fault-buyer", "counterparty",
-                "agent-fault-seller", "scope", "fault suite budget", "terms", Map.of("plan", "metered"),
-                "expiry", Instant.now().plus(2, ChronoUnit.DAYS).toString()));
-        body.put("budget", Map.of("amount", "1.00", "currency", "USDC"));
-        String id = post("budget.create", "/v1/mandates", body).get("mandate_id").asText();
-        String sig;
-        try {
-            sig = signer.signature(get("mandate.get", "/v1/mandates/" + id), BUDGET_JSON);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-        post("budget.sign", "/v1/mandates/" + id + "/sign", Map.of("signer", "proposer", "signature", sig));
-        post("budget.sign", "/v1/mandates/" + id + "/sign", Map.of("signer", "counterparty", "signature", sig));
+        String id = signedBudgetMandate("budget", "fault suite budget");
         budgetMandates.add(id);
-        List<java.util.concurrent.CompletableFuture<Calls.Answer>> race = new java.util.ArrayList<>();
-        for (int i = 0; i < CHARGES_PER_RACE; i++) {
-            String charge = "{\"amount\":\"0.25\",\"chain\":\"base\",\"description\":\"fault suite charge\""
-                    + (i % 2 == 0 ? ",\"expires_in\":60" : "") + "}";
-            String key = UUID.randomUUID().toString();
-            race.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> calls.retrying("budget.charge", "POST",
-                    "/v1/mandates/" + id + "/charges", charge, Map.of("Idempotency-Key", key), PATIENCE)));
-        }
+        List<Calls.Answer> race = raceCharges(id, i -> i % 2 == 0 ? ",\"expires_in\":60" : "");
         int accepted = 0;
         for (int i = 0; i < race.size(); i++) {
-            Calls.Answer a = race.get(i).join();
+            Calls.Answer a = race.get(i);
             if (a.status() == 201) {
                 accepted++;
                 chargesAccepted.incrementAndGet();
@@ -145,6 +134,117 @@ final class FaultLoad {
         if (accepted > 4) {
             chargesOverBudget.addAndGet(accepted - 4);
         }
+    }
+
+    /** A mandate with a budget of 1.00 USDC ({@link #BUDGET_JSON}), signed by both parties. */
+    private String signedBudgetMandate(String op, String scope) {
+        Map<String, Object> body = new java.util.LinkedHashMap<>(Map.of("proposer", "agent-fault-buyer", "counterparty",
+                "agent-fault-seller", "scope", scope, "terms", Map.of("plan", "metered"),
+                "expiry", Instant.now().plus(2, ChronoUnit.DAYS).toString()));
+        body.put("budget", Map.of("amount", "1.00", "currency", "USDC"));
+        String id = post(op + ".create", "/v1/mandates", body).get("mandate_id").asText();
+        String sig;
+        try {
+            sig = signer.signature(get("mandate.get", "/v1/mandates/" + id), BUDGET_JSON);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        post(op + ".sign", "/v1/mandates/" + id + "/sign", Map.of("signer", "proposer", "signature", sig));
+        post(op + ".sign", "/v1/mandates/" + id + "/sign", Map.of("signer", "counterparty", "signature", sig));
+        return id;
+    }
+
+    /** {@link #CHARGES_PER_RACE} charges of 0.25 on base sent at once, each with its own Idempotency-Key, retried through faults. */
+    private List<Calls.Answer> raceCharges(String mandateId, java.util.function.IntFunction<String> extra) {
+        List<java.util.concurrent.CompletableFuture<Calls.Answer>> race = new java.util.ArrayList<>();
+        for (int i = 0; i < CHARGES_PER_RACE; i++) {
+            String charge = "{\"amount\":\"0.25\",\"chain\":\"base\",\"description\":\"fault suite charge\"" + extra.apply(i) + "}";
+            String key = UUID.randomUUID().toString();
+            race.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> calls.retrying("budget.charge", "POST",
+                    "/v1/mandates/" + mandateId + "/charges", charge, Map.of("Idempotency-Key", key), PATIENCE)));
+        }
+        return race.stream().map(java.util.concurrent.CompletableFuture::join).toList();
+    }
+
+    /**
+     * Escrow under faults (issue 30): a budget of 1.00 put in the base chain's MandateEscrow by the payer (approve, fund),
+     * then six charges of 0.25 raced against it, each accepted one paid from the escrow (a release by settlement-watcher,
+     * while it and mandate-service are killed); every other such mandate is then disputed (a freeze) and resolved by the
+     * arbiter with a split of what is held. FaultChecks compares each escrow's ledger with the contract.
+     */
+    private void escrowFlow() {
+        String id = signedBudgetMandate("escrow", "fault suite escrow");
+        JsonNode fi = post("escrow.instructions", "/v1/mandates/" + id + "/escrow", Map.of("chain", "base", "payer", payer, "method", "approve"));
+        EvmRpc rpc = new EvmRpc(env.get("CHAIN_BASE_RPC_URL"));
+        for (JsonNode tx : fi.get("transactions")) {
+            rpc.transact(payer, tx.get("to").asText(), tx.get("data").asText());
+        }
+        escrowMandates.add(id);
+        operations.incrementAndGet();
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!"active".equals(get("mandate.get", "/v1/mandates/" + id).path("escrow").path("state").asText())) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("escrow of " + id + " not seen funded after " + PATIENCE);
+            }
+            Calls.sleep(500); // polling the service's view of the chain (the condition is the loop's test)
+        }
+        int accepted = 0;
+        for (Calls.Answer a : raceCharges(id, i -> "")) {
+            if (a.status() == 201) {
+                accepted++;
+                chargesAccepted.incrementAndGet();
+                operations.incrementAndGet();
+                try {
+                    if (!"escrow".equals(JSON.readTree(a.body()).at("/data/paid_from").asText())) {
+                        escrowChargesNotFromEscrow.incrementAndGet();
+                    }
+                } catch (java.io.IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            } else if (a.status() != 409) {
+                throw new IllegalStateException("charge answered " + a.status() + " " + a.body());
+            }
+        }
+        if (accepted > 4) {
+            chargesOverBudget.addAndGet(accepted - 4);
+        }
+        if (escrowMandates.size() % 2 == 0) {
+            disputeAndResolve(id);
+        }
+    }
+
+    /** Disputes the mandate (its escrow freezes), then the arbiter splits what is held, retried through faults. */
+    private void disputeAndResolve(String id) {
+        Calls.Answer d = calls.retrying("escrow.dispute", "POST", "/v1/mandates/" + id + "/dispute",
+                "{\"reason\":\"fault suite dispute\",\"triggered_by\":\"agent-fault-buyer\"}", Map.of(), PATIENCE);
+        if (d.status() != 200 && !"disputed".equals(get("mandate.get", "/v1/mandates/" + id).path("state").asText())) {
+            throw new IllegalStateException("dispute answered " + d.status() + " " + d.body());
+        }
+        operations.incrementAndGet();
+        Calls admin = new Calls(env.get("MANDATE_SERVICE_URL"), env.get("API_KEY"));
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode escrow = get("mandate.get", "/v1/mandates/" + id).path("escrow");
+            if ("resolved".equals(escrow.path("state").asText())) {
+                escrowResolved.add(id);
+                return;
+            }
+            if ("frozen".equals(escrow.path("state").asText())) {
+                java.math.BigDecimal held = new java.math.BigDecimal(escrow.path("held").asText());
+                java.math.BigDecimal toCounterparty = held.divide(java.math.BigDecimal.valueOf(2), 6, java.math.RoundingMode.DOWN);
+                String body = "{\"to_counterparty\":\"" + toCounterparty.toPlainString() + "\",\"to_proposer\":\""
+                        + held.subtract(toCounterparty).toPlainString() + "\",\"note\":\"fault suite split\"}";
+                Calls.Answer r = admin.send("escrow.resolve", "POST", "/admin/v1/disputes/" + id + "/resolve", body,
+                        Map.of("x-admin-key", env.get("ADMIN_API_KEY")));
+                if (r.status() == 200) {
+                    operations.incrementAndGet();
+                    escrowResolved.add(id);
+                    return;
+                }
+            }
+            Calls.sleep(1000); // until the freeze is on chain and seen (the condition is the loop's test)
+        }
+        throw new IllegalStateException("dispute of " + id + " not resolved after " + PATIENCE);
     }
 
     Runnable x402Worker() {
