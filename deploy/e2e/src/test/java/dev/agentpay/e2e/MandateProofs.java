@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +43,25 @@ final class MandateProofs {
     /** The wallet's EIP-712 signature over {@code typedData} (JSON). */
     static String walletSign(JsonNode wallet, String typedData) throws Exception {
         return node(List.of(WALLET.toString(), "sign", wallet.get("privateKey").asText()), typedData).out().trim();
+    }
+
+    /** The wallet's agent id on the stack's anchor chain: {@code eip155:<chain id>:<address>}. */
+    static String walletId(Map<String, String> env, JsonNode wallet) {
+        return "eip155:" + env.get("ANCHOR_CHAIN_ID") + ":" + wallet.get("address").asText();
+    }
+
+    /** Proposes a mandate from the wallet {@code proposer} to the wallet {@code counterparty}, expiring in 3 days; its id. */
+    static String proposeBetweenWallets(Map<String, String> env, JsonNode proposer, JsonNode counterparty, String scope,
+            Map<String, Object> terms) {
+        Map<String, Object> body = Map.of("proposer", walletId(env, proposer), "counterparty", walletId(env, counterparty),
+                "scope", scope, "terms", terms, "expiry", Instant.now().plus(3, ChronoUnit.DAYS).toString());
+        return given().baseUri(env.get("BASE_URL")).header("x-api-key", env.get("API_KEY")).contentType("application/json")
+                .body(body).post("/v1/mandates").then().statusCode(201).extract().path("data.mandate_id");
+    }
+
+    /** The typed data the mandate's proof publishes (JSON), as a wallet shows it to its owner and signs it. */
+    static String typedData(String base, String id) throws IOException {
+        return JSON.writeValueAsString(proof(base, id).get("typed_data"));
     }
 
     /** The mandate's public proof (the {@code data} of {@code GET /v1/public/mandates/{id}/proof}). */

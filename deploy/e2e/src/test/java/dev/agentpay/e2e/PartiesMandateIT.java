@@ -5,6 +5,7 @@ import static dev.agentpay.e2e.MandateProofs.newWallet;
 import static dev.agentpay.e2e.MandateProofs.proof;
 import static dev.agentpay.e2e.MandateProofs.verifyWithCli;
 import static dev.agentpay.e2e.MandateProofs.verifyWithMcp;
+import static dev.agentpay.e2e.MandateProofs.walletId;
 import static dev.agentpay.e2e.MandateProofs.walletSign;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,15 +51,14 @@ class PartiesMandateIT {
         Map<String, String> env = SharedStack.env();
         String base = env.get("BASE_URL");
         String key = env.get("API_KEY");
-        String chainId = env.get("ANCHOR_CHAIN_ID");
         JsonNode seller = newWallet();
         JsonNode inspector = newWallet();
         String buyer = "agent:e2e-buyer-" + System.nanoTime();
 
         Map<String, Object> body = Map.of("parties", List.of(
                         Map.of("id", buyer, "role", "buyer"),
-                        Map.of("id", "eip155:" + chainId + ":" + seller.get("address").asText(), "role", "seller"),
-                        Map.of("id", "eip155:" + chainId + ":" + inspector.get("address").asText(), "role", "inspector")),
+                        Map.of("id", walletId(env, seller), "role", "seller"),
+                        Map.of("id", walletId(env, inspector), "role", "inspector")),
                 "scope", "Deliver 3 translated pages, inspected before payment",
                 "terms", Map.of("amount", 60, "currency", "USDC", "inspection_fee", 5),
                 "expiry", Instant.now().plus(3, ChronoUnit.DAYS).toString());

@@ -2,6 +2,8 @@ package dev.agentpay.e2e;
 
 import static dev.agentpay.e2e.MandateProofs.newWallet;
 import static dev.agentpay.e2e.MandateProofs.proof;
+import static dev.agentpay.e2e.MandateProofs.proposeBetweenWallets;
+import static dev.agentpay.e2e.MandateProofs.typedData;
 import static dev.agentpay.e2e.MandateProofs.verifyWithCli;
 import static dev.agentpay.e2e.MandateProofs.verifyWithMcp;
 import static dev.agentpay.e2e.MandateProofs.walletSign;
@@ -20,8 +22,6 @@ import io.restassured.specification.RequestSpecification;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -60,17 +60,11 @@ class SignerRotationIT {
         Assumptions.assumeTrue(old.equals(active), "this stack's signer was rotated by an earlier run (active " + active + ")");
 
         // a wallet mandate signed by both before the rotation: anchored by the old signer
-        String chainId = env.get("ANCHOR_CHAIN_ID");
         JsonNode alice = newWallet();
         JsonNode bob = newWallet();
-        Map<String, Object> body = Map.of("proposer", "eip155:" + chainId + ":" + alice.get("address").asText(),
-                "counterparty", "eip155:" + chainId + ":" + bob.get("address").asText(),
-                "scope", "Anchored across a signer rotation",
-                "terms", Map.of("amount", 12, "currency", "USDC", "deliverable", "rotation.pdf"),
-                "expiry", Instant.now().plus(3, ChronoUnit.DAYS).toString());
-        String id = given().baseUri(base).header("x-api-key", key).contentType("application/json").body(body)
-                .post("/v1/mandates").then().statusCode(201).extract().path("data.mandate_id");
-        String typedData = JSON.writeValueAsString(proof(base, id).get("typed_data"));
+        String id = proposeBetweenWallets(env, alice, bob, "Anchored across a signer rotation",
+                Map.of("amount", 12, "currency", "USDC", "deliverable", "rotation.pdf"));
+        String typedData = typedData(base, id);
         sign(base, key, id, "proposer", walletSign(alice, typedData));
         sign(base, key, id, "counterparty", walletSign(bob, typedData));
         awaitAnchors(base, id, 2);

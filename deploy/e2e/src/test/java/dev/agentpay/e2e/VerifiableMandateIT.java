@@ -3,6 +3,8 @@ package dev.agentpay.e2e;
 import static dev.agentpay.e2e.MandateProofs.checkNames;
 import static dev.agentpay.e2e.MandateProofs.newWallet;
 import static dev.agentpay.e2e.MandateProofs.proof;
+import static dev.agentpay.e2e.MandateProofs.proposeBetweenWallets;
+import static dev.agentpay.e2e.MandateProofs.typedData;
 import static dev.agentpay.e2e.MandateProofs.verifyWithCli;
 import static dev.agentpay.e2e.MandateProofs.verifyWithMcp;
 import static dev.agentpay.e2e.MandateProofs.walletSign;
@@ -19,8 +21,6 @@ import dev.agentpay.localstack.RepoPaths;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -44,20 +44,14 @@ class VerifiableMandateIT {
         Map<String, String> env = SharedStack.env();
         String base = env.get("BASE_URL");
         String key = env.get("API_KEY");
-        String chainId = env.get("ANCHOR_CHAIN_ID");
         JsonNode alice = newWallet();
         JsonNode bob = newWallet();
 
-        Map<String, Object> body = Map.of("proposer", "eip155:" + chainId + ":" + alice.get("address").asText(),
-                "counterparty", "eip155:" + chainId + ":" + bob.get("address").asText(),
-                "scope", "Deliver the weekly market summary",
-                "terms", Map.of("amount", 40, "currency", "USDC", "deliverable", "summary.pdf"),
-                "expiry", Instant.now().plus(3, ChronoUnit.DAYS).toString());
-        String id = given().baseUri(base).header("x-api-key", key).contentType("application/json").body(body)
-                .post("/v1/mandates").then().statusCode(201).extract().path("data.mandate_id");
+        String id = proposeBetweenWallets(env, alice, bob, "Deliver the weekly market summary",
+                Map.of("amount", 40, "currency", "USDC", "deliverable", "summary.pdf"));
 
         // each wallet signs the typed data the proof publishes, as a wallet would show it to its owner
-        String typedData = JSON.writeValueAsString(proof(base, id).get("typed_data"));
+        String typedData = typedData(base, id);
         String aliceSig = walletSign(alice, typedData);
         String bobSig = walletSign(bob, typedData);
         sign(base, key, id, "proposer", aliceSig, 200);
