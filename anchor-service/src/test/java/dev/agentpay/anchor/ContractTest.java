@@ -78,13 +78,7 @@ class ContractTest {
 
     @Test
     void onlyTheSignerAnchorsAndABatchEmitsOneEventPerItem() throws Exception {
-        AnvilNode node = SharedServers.anvil("anchor-contract", AnchorChainTestResource.CHAIN_ID);
-        EvmRpc rpc = new EvmRpc(node.rpcUrl());
-        Web3j web3j = Web3j.build(new HttpService(node.rpcUrl()));
-        try {
-            String address = AnchorChainTestResource.deploy(rpc, ACCOUNT_2, ACCOUNT_1);
-            MandateAnchor c = MandateAnchor.load(address, web3j, new ReadonlyTransactionManager(web3j, ACCOUNT_1),
-                    new DefaultGasProvider());
+        onNewContract((rpc, web3j, address, c) -> {
             assertThat(c.isSigner(ACCOUNT_1).send()).isTrue();
             assertThat(c.isSigner(ACCOUNT_2).send()).isFalse();
 
@@ -117,9 +111,7 @@ class ContractTest {
             // no signer, no contract
             assertThatThrownBy(() -> AnchorChainTestResource.deploy(rpc, ACCOUNT_2, "0x0000000000000000000000000000000000000000"))
                     .isInstanceOf(IllegalStateException.class);
-        } finally {
-            web3j.shutdown();
-        }
+        });
     }
 
     @Test
@@ -136,13 +128,7 @@ class ContractTest {
 
     @Test
     void signersAddAndRemoveEachOtherButNeverThemselvesOrTheSetEmpty() throws Exception {
-        AnvilNode node = SharedServers.anvil("anchor-contract", AnchorChainTestResource.CHAIN_ID);
-        EvmRpc rpc = new EvmRpc(node.rpcUrl());
-        Web3j web3j = Web3j.build(new HttpService(node.rpcUrl()));
-        try {
-            String address = AnchorChainTestResource.deploy(rpc, ACCOUNT_2, ACCOUNT_1);
-            MandateAnchor c = MandateAnchor.load(address, web3j, new ReadonlyTransactionManager(web3j, ACCOUNT_1),
-                    new DefaultGasProvider());
+        onNewContract((rpc, web3j, address, c) -> {
             String anchor = c.anchor(Numeric.hexStringToByteArray(KafkaIo.randomHash()), "completed").encodeFunctionCall();
             // a non-signer cannot add itself; the signer cannot remove itself
             assertThatThrownBy(() -> rpc.transact(ACCOUNT_2, address, c.addSigner(ACCOUNT_2).encodeFunctionCall()))
@@ -169,6 +155,25 @@ class ContractTest {
             assertThat(c.isSigner(ACCOUNT_1).send()).isFalse();
             assertThatThrownBy(() -> rpc.transact(ACCOUNT_1, address, anchor)).isInstanceOf(IllegalStateException.class);
             rpc.transact(ACCOUNT_2, address, anchor);
+        });
+    }
+
+    /** What a test checks on a contract of its own: its address, {@code c} to encode calls and read it. */
+    @FunctionalInterface
+    private interface ContractCheck {
+        void run(EvmRpc rpc, Web3j web3j, String address, MandateAnchor c) throws Exception;
+    }
+
+    /** Deploys a new MandateAnchor (deployer account 2, signer account 1) on the shared anvil and runs {@code check} on it. */
+    private static void onNewContract(ContractCheck check) throws Exception {
+        AnvilNode node = SharedServers.anvil("anchor-contract", AnchorChainTestResource.CHAIN_ID);
+        EvmRpc rpc = new EvmRpc(node.rpcUrl());
+        Web3j web3j = Web3j.build(new HttpService(node.rpcUrl()));
+        try {
+            String address = AnchorChainTestResource.deploy(rpc, ACCOUNT_2, ACCOUNT_1);
+            MandateAnchor c = MandateAnchor.load(address, web3j, new ReadonlyTransactionManager(web3j, ACCOUNT_1),
+                    new DefaultGasProvider());
+            check.run(rpc, web3j, address, c);
         } finally {
             web3j.shutdown();
         }

@@ -4,13 +4,11 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.commons.auth.PartnerRegistry;
 import dev.agentpay.commons.events.EventCodec;
-import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.InvoiceEvent;
-import dev.agentpay.commons.events.PartnerEvent;
 import dev.agentpay.commons.events.Topics;
+import dev.agentpay.invoice.TestSupport.Partner;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
 import dev.agentpay.localstack.testing.TestKafka;
@@ -44,15 +42,8 @@ class ChargeInvoiceTest {
     @Inject
     PartnerRegistry registry;
 
-    record Partner(String id, String key) {
-    }
-
     Partner partner() {
-        String key = ApiKeys.generate();
-        String id = "p_" + UUID.randomUUID().toString().substring(0, 8);
-        registry.apply(new PartnerEvent(EventHeader.of(PartnerEvent.TYPE, id, id, Instant.now(), 1), "name",
-                PartnerEvent.ACTIVE, List.of(ApiKeys.hash(key))));
-        return new Partner(id, key);
+        return TestSupport.newPartner(registry);
     }
 
     static String chargeId() {

@@ -4,14 +4,13 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.agentpay.commons.auth.ApiKeys;
 import dev.agentpay.commons.auth.PartnerRegistry;
 import dev.agentpay.commons.events.EscrowEvent;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.InvoiceEvent;
-import dev.agentpay.commons.events.PartnerEvent;
 import dev.agentpay.commons.events.Topics;
+import dev.agentpay.invoice.TestSupport.Partner;
 import dev.agentpay.invoice.invoices.service.InvoiceService;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
@@ -24,7 +23,6 @@ import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -46,15 +44,8 @@ class EscrowSettlementTest {
     @Inject
     PartnerRegistry registry;
 
-    record Partner(String id, String key) {
-    }
-
     Partner partner() {
-        String key = ApiKeys.generate();
-        String id = "p_" + UUID.randomUUID().toString().substring(0, 8);
-        registry.apply(new PartnerEvent(EventHeader.of(PartnerEvent.TYPE, id, id, Instant.now(), 1), "name",
-                PartnerEvent.ACTIVE, List.of(ApiKeys.hash(key))));
-        return new Partner(id, key);
+        return TestSupport.newPartner(registry);
     }
 
     static Response chargeInvoice(Partner p, String chargeId, String amount) {

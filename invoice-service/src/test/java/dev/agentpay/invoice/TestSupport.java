@@ -22,13 +22,22 @@ public final class TestSupport {
     private TestSupport() {
     }
 
+    /** A partner registered by {@link #newPartner}: its id and API key. */
+    public record Partner(String id, String key) {
+    }
+
     /** Registers a new active partner and returns its API key. */
     public static String partner(PartnerRegistry registry) {
+        return newPartner(registry).key();
+    }
+
+    /** Registers a new active partner. */
+    public static Partner newPartner(PartnerRegistry registry) {
         String key = ApiKeys.generate();
         String id = "p_" + UUID.randomUUID().toString().substring(0, 8);
         registry.apply(new PartnerEvent(EventHeader.of(PartnerEvent.TYPE, id, id, Instant.now(), 1), "name",
                 PartnerEvent.ACTIVE, List.of(ApiKeys.hash(key))));
-        return key;
+        return new Partner(id, key);
     }
 
     public static JsonPath create(String key, String body) {

@@ -330,13 +330,10 @@ class FuzzIT {
      */
     @Test
     void tokenEndpointAndBearerTokensNeverAnswer5xxOrIssueForBadCredentials() throws Exception {
-        Response client = given().baseUri(env.get("MANDATE_SERVICE_URL")).header("x-admin-key", env.get("ADMIN_API_KEY"))
-                .contentType("application/json").body(Map.of("name", "fuzz-client", "scopes", List.of("invoices:read", "mandates:read")))
-                .post("/admin/partners/" + partnerId + "/oauth-clients");
-        assertThat(client.statusCode()).as(client.asString()).isEqualTo(201);
-        String clientId = client.path("data.client_id");
-        String secret = client.path("data.client_secret");
-        LogEvidence.secret("fuzz OAuth client secret", secret);
+        OAuthClients.Client client = OAuthClients.register(env, partnerId, "fuzz-client", List.of("invoices:read", "mandates:read"),
+                "fuzz OAuth client secret");
+        String clientId = client.id();
+        String secret = client.secret();
         Arbitrary<String> text = Arbitraries.oneOf(Arbitraries.strings().ofMaxLength(30), Arbitraries.strings().all().ofMaxLength(12),
                 Arbitraries.strings().withChars('a').ofMinLength(2000).ofMaxLength(5000));
         Arbitrary<String> grant = Arbitraries.oneOf(Arbitraries.just("client_credentials"), Arbitraries.of("password",

@@ -48,12 +48,8 @@ class OAuthIT {
     }
 
     static String[] client(List<String> scopes) {
-        Response c = admin().contentType("application/json").body(Map.of("name", "mcp agent", "scopes", scopes))
-                .post("/admin/partners/" + partnerId + "/oauth-clients");
-        assertThat(c.statusCode()).as(c.asString()).isEqualTo(201);
-        String secret = c.path("data.client_secret");
-        LogEvidence.secret("OAuthIT client secret", secret);
-        return new String[] {c.path("data.client_id"), secret};
+        OAuthClients.Client c = OAuthClients.register(env, partnerId, "mcp agent", scopes, "OAuthIT client secret");
+        return new String[] {c.id(), c.secret()};
     }
 
     @Test

@@ -238,13 +238,10 @@ class PagesIT {
         String partnerId = p.path("data.id");
         String partnerKey = p.path("data.api_key");
         LogEvidence.secret("PagesIT partner API key", partnerKey);
-        io.restassured.response.Response c = given().baseUri(env.get("MANDATE_SERVICE_URL")).header("x-admin-key", env.get("ADMIN_API_KEY"))
-                .contentType("application/json").body(Map.of("name", "pages console", "scopes", List.of("invoices:read", "mandates:read")))
-                .post("/admin/partners/" + partnerId + "/oauth-clients");
-        assertThat(c.statusCode()).as(c.asString()).isEqualTo(201);
-        String clientId = c.path("data.client_id");
-        String secret = c.path("data.client_secret");
-        LogEvidence.secret("PagesIT OAuth client secret", secret);
+        OAuthClients.Client c = OAuthClients.register(env, partnerId, "pages console", List.of("invoices:read", "mandates:read"),
+                "PagesIT OAuth client secret");
+        String clientId = c.id();
+        String secret = c.secret();
         org.awaitility.Awaitility.await("invoice-service knows the new partner").atMost(java.time.Duration.ofSeconds(30))
                 .pollInterval(java.time.Duration.ofMillis(250))
                 .until(() -> given().baseUri(base).header("x-api-key", partnerKey).get("/v1/invoices?limit=1").statusCode() == 200);

@@ -1,5 +1,12 @@
 package dev.agentpay.e2e;
 
+import static dev.agentpay.e2e.MandateProofs.checkNames;
+import static dev.agentpay.e2e.MandateProofs.newWallet;
+import static dev.agentpay.e2e.MandateProofs.proof;
+import static dev.agentpay.e2e.MandateProofs.verifyWithCli;
+import static dev.agentpay.e2e.MandateProofs.verifyWithMcp;
+import static dev.agentpay.e2e.MandateProofs.walletId;
+import static dev.agentpay.e2e.MandateProofs.walletSign;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -8,11 +15,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.e2e.MandateProofs.Run;
 import dev.agentpay.localstack.RepoPaths;
 import dev.agentpay.mandate.signing.CanonicalMandate;
 import dev.agentpay.mandate.signing.CanonicalParties;
 import dev.agentpay.mandate.signing.MandateParty;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +29,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -39,26 +45,20 @@ import org.junit.jupiter.api.Test;
 class PartiesMandateIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Path WALLET = RepoPaths.root().resolve("deploy/e2e/src/test/js/wallet.mjs");
-    private static final Path VERIFIER = RepoPaths.root().resolve("tools/verify-mandate/verify.mjs");
-
-    record Run(int exit, String out) {
-    }
 
     @Test
     void threePartiesHmacAndTwoWalletsSignInOrderAreAnchoredAndVerified() throws Exception {
         Map<String, String> env = SharedStack.env();
         String base = env.get("BASE_URL");
         String key = env.get("API_KEY");
-        String chainId = env.get("ANCHOR_CHAIN_ID");
-        JsonNode seller = JSON.readTree(node(List.of(WALLET.toString(), "new"), null).out());
-        JsonNode inspector = JSON.readTree(node(List.of(WALLET.toString(), "new"), null).out());
+        JsonNode seller = newWallet();
+        JsonNode inspector = newWallet();
         String buyer = "agent:e2e-buyer-" + System.nanoTime();
 
         Map<String, Object> body = Map.of("parties", List.of(
                         Map.of("id", buyer, "role", "buyer"),
-                        Map.of("id", "eip155:" + chainId + ":" + seller.get("address").asText(), "role", "seller"),
-                        Map.of("id", "eip155:" + chainId + ":" + inspector.get("address").asText(), "role", "inspector")),
+                        Map.of("id", walletId(env, seller), "role", "seller"),
+                        Map.of("id", walletId(env, inspector), "role", "inspector")),
                 "scope", "Deliver 3 translated pages, inspected before payment",
                 "terms", Map.of("amount", 60, "currency", "USDC", "inspection_fee", 5),
                 "expiry", Instant.now().plus(3, ChronoUnit.DAYS).toString());
@@ -76,8 +76,8 @@ class PartiesMandateIT {
         JsonNode unsigned = proof(base, id);
         assertThat(unsigned.at("/typed_data/primaryType").asText()).isEqualTo("MultiPartyMandate");
         String typedData = JSON.writeValueAsString(unsigned.get("typed_data"));
-        String sellerSig = node(List.of(WALLET.toString(), "sign", seller.get("privateKey").asText()), typedData).out().trim();
-        String inspectorSig = node(List.of(WALLET.toString(), "sign", inspector.get("privateKey").asText()), typedData).out().trim();
+        String sellerSig = walletSign(seller, typedData);
+        String inspectorSig = walletSign(inspector, typedData);
 
         assertThat(sign(base, key, id, "seller", sellerSig, 409).path("error").path("code").asText())
                 .isEqualTo("invalid_transition");
@@ -109,7 +109,7 @@ class PartiesMandateIT {
         JsonNode mcp = verifyWithMcp(base, id);
         assertThat(mcp.path("verdict").asText()).as(mcp.toString()).isEqualTo("unverifiable");
         assertThat(mcp.path("verified").asBoolean()).as(mcp.toString()).isFalse();
-        assertThat(passed(mcp)).contains("mandate_hash", "parties", "signature:seller", "signature:inspector",
+        assertThat(checkNames(mcp, true)).contains("mandate_hash", "parties", "signature:seller", "signature:inspector",
                 "anchor:signed_by_proposer", "anchor:partially_signed", "anchor:signed_by_all", "anchor:completed", "domain");
 
         // the signing order is signed: swapping two parties changes the digest; relabelling a signature fails parties
@@ -144,57 +144,9 @@ class PartiesMandateIT {
                 .post("/v1/mandates/" + id + "/sign").then().statusCode(status).extract().asString());
     }
 
-    private static JsonNode proof(String base, String id) throws Exception {
-        return JSON.readTree(given().baseUri(base).get("/v1/public/mandates/" + id + "/proof").then().statusCode(200)
-                .extract().asString()).get("data");
-    }
-
-    private static JsonNode verifyWithMcp(String base, String id) throws Exception {
-        String req = JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 1, "method", "tools/call",
-                "params", Map.of("name", "service_verify_mandate", "arguments", Map.of("mandate_id", id))));
-        String body = given().baseUri(base).contentType("application/json").accept("application/json, text/event-stream")
-                .body(req).post("/disco/mcp").then().statusCode(200).extract().asString();
-        JsonNode result = JSON.readTree(body).path("result");
-        assertThat(result.path("isError").asBoolean(true)).as(body).isFalse();
-        return result.path("structuredContent");
-    }
-
-    private static List<String> passed(JsonNode report) {
-        List<String> out = new ArrayList<>();
-        report.path("checks").forEach(c -> {
-            if (c.path("ok").isBoolean() && c.path("ok").asBoolean()) {
-                out.add(c.path("name").asText());
-            }
-        });
-        return out;
-    }
-
     private static Run verify(Path dir, JsonNode proof, Consumer<JsonNode> change, Map<String, String> env) throws Exception {
         JsonNode copy = proof.deepCopy();
         change.accept(copy);
-        Path file = Files.createTempFile(dir, "parties-proof-", ".json");
-        Files.writeString(file, JSON.writeValueAsString(copy));
-        return node(List.of(VERIFIER.toString(), "--proof", file.toString(), "--rpc-url", env.get("ANCHOR_RPC_URL")), null);
-    }
-
-    private static Run node(List<String> args, String stdin) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add("node");
-        cmd.addAll(args);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        if (stdin != null) {
-            p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
-        }
-        p.getOutputStream().close();
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("node " + args + " did not finish");
-        }
-        String text = new String(out, StandardCharsets.UTF_8);
-        if (p.exitValue() == 2) {
-            throw new AssertionError("node " + args + " failed: " + text);
-        }
-        return new Run(p.exitValue(), text);
+        return verifyWithCli(dir, "parties-proof-", copy, env);
     }
 }

@@ -1,5 +1,12 @@
 package dev.agentpay.e2e;
 
+import static dev.agentpay.e2e.MandateProofs.newWallet;
+import static dev.agentpay.e2e.MandateProofs.proof;
+import static dev.agentpay.e2e.MandateProofs.proposeBetweenWallets;
+import static dev.agentpay.e2e.MandateProofs.typedData;
+import static dev.agentpay.e2e.MandateProofs.verifyWithCli;
+import static dev.agentpay.e2e.MandateProofs.verifyWithMcp;
+import static dev.agentpay.e2e.MandateProofs.walletSign;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -9,14 +16,12 @@ import static org.hamcrest.Matchers.equalTo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.e2e.MandateProofs.Run;
 import dev.agentpay.localstack.RepoPaths;
 import io.restassured.specification.RequestSpecification;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -43,11 +48,6 @@ import org.junit.jupiter.api.Test;
 class SignerRotationIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Path WALLET = RepoPaths.root().resolve("deploy/e2e/src/test/js/wallet.mjs");
-    private static final Path VERIFIER = RepoPaths.root().resolve("tools/verify-mandate/verify.mjs");
-
-    record Run(int exit, String out) {
-    }
 
     @Test
     void rotatesUnderLoadAndProofsOfBothSignersVerifyWithTheCli() throws Exception {
@@ -60,19 +60,13 @@ class SignerRotationIT {
         Assumptions.assumeTrue(old.equals(active), "this stack's signer was rotated by an earlier run (active " + active + ")");
 
         // a wallet mandate signed by both before the rotation: anchored by the old signer
-        String chainId = env.get("ANCHOR_CHAIN_ID");
-        JsonNode alice = JSON.readTree(node(List.of(WALLET.toString(), "new"), null).out());
-        JsonNode bob = JSON.readTree(node(List.of(WALLET.toString(), "new"), null).out());
-        Map<String, Object> body = Map.of("proposer", "eip155:" + chainId + ":" + alice.get("address").asText(),
-                "counterparty", "eip155:" + chainId + ":" + bob.get("address").asText(),
-                "scope", "Anchored across a signer rotation",
-                "terms", Map.of("amount", 12, "currency", "USDC", "deliverable", "rotation.pdf"),
-                "expiry", Instant.now().plus(3, ChronoUnit.DAYS).toString());
-        String id = given().baseUri(base).header("x-api-key", key).contentType("application/json").body(body)
-                .post("/v1/mandates").then().statusCode(201).extract().path("data.mandate_id");
-        String typedData = JSON.writeValueAsString(proof(base, id).get("typed_data"));
-        sign(base, key, id, "proposer", node(List.of(WALLET.toString(), "sign", alice.get("privateKey").asText()), typedData).out().trim());
-        sign(base, key, id, "counterparty", node(List.of(WALLET.toString(), "sign", bob.get("privateKey").asText()), typedData).out().trim());
+        JsonNode alice = newWallet();
+        JsonNode bob = newWallet();
+        String id = proposeBetweenWallets(env, alice, bob, "Anchored across a signer rotation",
+                Map.of("amount", 12, "currency", "USDC", "deliverable", "rotation.pdf"));
+        String typedData = typedData(base, id);
+        sign(base, key, id, "proposer", walletSign(alice, typedData));
+        sign(base, key, id, "counterparty", walletSign(bob, typedData));
         awaitAnchors(base, id, 2);
 
         // load: HMAC mandates created and signed by both, two at a time, before, during and after the rotation
@@ -166,55 +160,13 @@ class SignerRotationIT {
         }, Objects::nonNull);
     }
 
-    private static JsonNode verifyWithMcp(String base, String id) throws Exception {
-        String req = JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 1, "method", "tools/call",
-                "params", Map.of("name", "service_verify_mandate", "arguments", Map.of("mandate_id", id))));
-        String body = given().baseUri(base).contentType("application/json").accept("application/json, text/event-stream")
-                .body(req).post("/disco/mcp").then().statusCode(200).extract().asString();
-        JsonNode result = JSON.readTree(body).path("result");
-        assertThat(result.path("isError").asBoolean(true)).as(body).isFalse();
-        return result.path("structuredContent");
-    }
-
     private static Run verify(Path dir, JsonNode proof, Map<String, String> env) throws Exception {
-        Path file = Files.createTempFile(dir, "rotation-proof-", ".json");
-        Files.writeString(file, JSON.writeValueAsString(proof));
-        return node(List.of(VERIFIER.toString(), "--proof", file.toString(), "--rpc-url", env.get("ANCHOR_RPC_URL")), null);
-    }
-
-    private static JsonNode proof(String base, String id) {
-        try {
-            return JSON.readTree(given().baseUri(base).get("/v1/public/mandates/" + id + "/proof").then().statusCode(200)
-                    .extract().asString()).get("data");
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
+        return verifyWithCli(dir, "rotation-proof-", proof, env);
     }
 
     private static void sign(String base, String key, String id, String signer, String signature) {
         given().baseUri(base).header("x-api-key", key).contentType("application/json")
                 .body(Map.of("signer", signer, "scheme", "eip712", "signature", signature))
                 .post("/v1/mandates/" + id + "/sign").then().statusCode(200);
-    }
-
-    private static Run node(List<String> args, String stdin) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add("node");
-        cmd.addAll(args);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        if (stdin != null) {
-            p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
-        }
-        p.getOutputStream().close();
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("node " + args + " did not finish");
-        }
-        String text = new String(out, StandardCharsets.UTF_8);
-        if (p.exitValue() == 2) {
-            throw new AssertionError("node " + args + " failed: " + text);
-        }
-        return new Run(p.exitValue(), text);
     }
 }

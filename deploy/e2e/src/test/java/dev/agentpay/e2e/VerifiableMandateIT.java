@@ -1,5 +1,13 @@
 package dev.agentpay.e2e;
 
+import static dev.agentpay.e2e.MandateProofs.checkNames;
+import static dev.agentpay.e2e.MandateProofs.newWallet;
+import static dev.agentpay.e2e.MandateProofs.proof;
+import static dev.agentpay.e2e.MandateProofs.proposeBetweenWallets;
+import static dev.agentpay.e2e.MandateProofs.typedData;
+import static dev.agentpay.e2e.MandateProofs.verifyWithCli;
+import static dev.agentpay.e2e.MandateProofs.verifyWithMcp;
+import static dev.agentpay.e2e.MandateProofs.walletSign;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -8,19 +16,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentpay.e2e.MandateProofs.Run;
 import dev.agentpay.localstack.RepoPaths;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -35,33 +38,22 @@ import org.junit.jupiter.api.Test;
 class VerifiableMandateIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Path WALLET = RepoPaths.root().resolve("deploy/e2e/src/test/js/wallet.mjs");
-    private static final Path VERIFIER = RepoPaths.root().resolve("tools/verify-mandate/verify.mjs");
-
-    record Run(int exit, String out) {
-    }
 
     @Test
     void twoWalletsMandateIsVerifiedByTheIndependentCliAndEveryTamperingIsNamed() throws Exception {
         Map<String, String> env = SharedStack.env();
         String base = env.get("BASE_URL");
         String key = env.get("API_KEY");
-        String chainId = env.get("ANCHOR_CHAIN_ID");
-        JsonNode alice = JSON.readTree(node(List.of(WALLET.toString(), "new"), null).out());
-        JsonNode bob = JSON.readTree(node(List.of(WALLET.toString(), "new"), null).out());
+        JsonNode alice = newWallet();
+        JsonNode bob = newWallet();
 
-        Map<String, Object> body = Map.of("proposer", "eip155:" + chainId + ":" + alice.get("address").asText(),
-                "counterparty", "eip155:" + chainId + ":" + bob.get("address").asText(),
-                "scope", "Deliver the weekly market summary",
-                "terms", Map.of("amount", 40, "currency", "USDC", "deliverable", "summary.pdf"),
-                "expiry", Instant.now().plus(3, ChronoUnit.DAYS).toString());
-        String id = given().baseUri(base).header("x-api-key", key).contentType("application/json").body(body)
-                .post("/v1/mandates").then().statusCode(201).extract().path("data.mandate_id");
+        String id = proposeBetweenWallets(env, alice, bob, "Deliver the weekly market summary",
+                Map.of("amount", 40, "currency", "USDC", "deliverable", "summary.pdf"));
 
         // each wallet signs the typed data the proof publishes, as a wallet would show it to its owner
-        String typedData = JSON.writeValueAsString(proof(base, id).get("typed_data"));
-        String aliceSig = node(List.of(WALLET.toString(), "sign", alice.get("privateKey").asText()), typedData).out().trim();
-        String bobSig = node(List.of(WALLET.toString(), "sign", bob.get("privateKey").asText()), typedData).out().trim();
+        String typedData = typedData(base, id);
+        String aliceSig = walletSign(alice, typedData);
+        String bobSig = walletSign(bob, typedData);
         sign(base, key, id, "proposer", aliceSig, 200);
         sign(base, key, id, "counterparty", aliceSig, 403); // the proposer's signature is no countersignature
         sign(base, key, id, "counterparty", bobSig, 200);
@@ -84,7 +76,7 @@ class VerifiableMandateIT {
         JsonNode mcp = verifyWithMcp(base, id);
         assertThat(mcp.path("verdict").asText()).as(mcp.toString()).isEqualTo("verified");
         assertThat(mcp.path("verified").asBoolean()).as(mcp.toString()).isTrue();
-        assertThat(names(mcp, true)).contains("mandate_hash", "terms_hash", "signature:proposer", "signature:counterparty",
+        assertThat(checkNames(mcp, true)).contains("mandate_hash", "terms_hash", "signature:proposer", "signature:counterparty",
                 "anchor:signed_by_proposer", "anchor:signed_by_both", "anchor:in_progress", "anchor:completed", "domain");
 
         // any change to the proof fails, and the report names what
@@ -133,7 +125,7 @@ class VerifiableMandateIT {
         assertThat(mcp.path("verdict").asText()).as(mcp.toString()).isEqualTo("unverifiable");
         assertThat(mcp.path("verified").asBoolean()).as(mcp.toString()).isFalse();
         assertThat(mcp.path("failed")).as(mcp.toString()).isEmpty();
-        assertThat(names(mcp, true)).contains("mandate_hash", "anchor:signed_by_proposer", "anchor:signed_by_both");
+        assertThat(checkNames(mcp, true)).contains("mandate_hash", "anchor:signed_by_proposer", "anchor:signed_by_both");
         assertTampered(dir, proof, env, p -> ((ObjectNode) p).put("canonical", p.get("canonical").asText()
                 .replace("end-to-end", "END-TO-END")), "mandate_hash");
     }
@@ -156,26 +148,6 @@ class VerifiableMandateIT {
         assertThat(mcp.path("unverifiable").toString()).contains("signature:proposer", "anchors");
     }
 
-    private static JsonNode verifyWithMcp(String base, String id) throws IOException {
-        String req = JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 1, "method", "tools/call",
-                "params", Map.of("name", "service_verify_mandate", "arguments", Map.of("mandate_id", id))));
-        String body = given().baseUri(base).contentType("application/json").accept("application/json, text/event-stream")
-                .body(req).post("/disco/mcp").then().statusCode(200).extract().asString();
-        JsonNode result = JSON.readTree(body).path("result");
-        assertThat(result.path("isError").asBoolean(true)).as(body).isFalse();
-        return result.path("structuredContent");
-    }
-
-    private static List<String> names(JsonNode report, boolean passed) {
-        List<String> out = new ArrayList<>();
-        report.path("checks").forEach(c -> {
-            if (c.path("ok").isBoolean() && c.path("ok").asBoolean() == passed) {
-                out.add(c.path("name").asText());
-            }
-        });
-        return out;
-    }
-
     private static void assertTampered(Path dir, JsonNode proof, Map<String, String> env, Consumer<JsonNode> change,
             String named) throws Exception {
         Run r = verify(dir, proof, change, env);
@@ -186,41 +158,12 @@ class VerifiableMandateIT {
     private static Run verify(Path dir, JsonNode proof, Consumer<JsonNode> change, Map<String, String> env) throws Exception {
         JsonNode copy = proof.deepCopy();
         change.accept(copy);
-        Path file = Files.createTempFile(dir, "proof-", ".json");
-        Files.writeString(file, JSON.writeValueAsString(copy));
-        return node(List.of(VERIFIER.toString(), "--proof", file.toString(), "--rpc-url", env.get("ANCHOR_RPC_URL")), null);
-    }
-
-    private static JsonNode proof(String base, String id) throws IOException {
-        String body = given().baseUri(base).get("/v1/public/mandates/" + id + "/proof").then().statusCode(200)
-                .extract().asString();
-        return JSON.readTree(body).get("data");
+        return verifyWithCli(dir, "proof-", copy, env);
     }
 
     private static void sign(String base, String key, String id, String signer, String signature, int status) {
         given().baseUri(base).header("x-api-key", key).contentType("application/json")
                 .body(Map.of("signer", signer, "scheme", "eip712", "signature", signature))
                 .post("/v1/mandates/" + id + "/sign").then().statusCode(status);
-    }
-
-    private static Run node(List<String> args, String stdin) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add("node");
-        cmd.addAll(args);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        if (stdin != null) {
-            p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
-        }
-        p.getOutputStream().close();
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("node " + args + " did not finish");
-        }
-        String text = new String(out, StandardCharsets.UTF_8);
-        if (p.exitValue() == 2) {
-            throw new AssertionError("node " + args + " failed: " + text);
-        }
-        return new Run(p.exitValue(), text);
     }
 }

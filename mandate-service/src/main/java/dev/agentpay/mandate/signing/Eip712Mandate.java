@@ -106,20 +106,29 @@ public final class Eip712Mandate {
         if (budget == null) {
             return out;
         }
-        Map<String, Object> types = (Map<String, Object>) out.get("types");
-        List<Map<String, String>> mandate = new java.util.ArrayList<>((List<Map<String, String>>) types.get(PRIMARY_TYPE));
-        mandate.add(field("budget", "Budget"));
-        types.put(PRIMARY_TYPE, mandate);
+        addBudgetType((Map<String, Object>) out.get("types"), PRIMARY_TYPE);
+        ((Map<String, Object>) out.get("message")).put("budget", budgetMessage(budget));
+        return out;
+    }
+
+    /** Adds the member {@code budget} to {@code primaryType}'s fields in {@code types}, and the type {@code Budget}. */
+    @SuppressWarnings("unchecked")
+    static void addBudgetType(Map<String, Object> types, String primaryType) {
+        List<Map<String, String>> fields = new java.util.ArrayList<>((List<Map<String, String>>) types.get(primaryType));
+        fields.add(field("budget", "Budget"));
+        types.put(primaryType, fields);
         types.put("Budget", List.of(field("amount", "string"), field("currency", "string"),
                 field("maxPerCharge", "string"), field("period", "string")));
-        Map<String, Object> message = (Map<String, Object>) out.get("message");
+    }
+
+    /** The member {@code budget} of a typed data message. */
+    static Map<String, Object> budgetMessage(Budget budget) {
         Map<String, Object> b = new LinkedHashMap<>();
         b.put("amount", budget.amount());
         b.put("currency", budget.currency());
         b.put("maxPerCharge", budget.maxPerCharge());
         b.put("period", budget.period());
-        message.put("budget", b);
-        return out;
+        return b;
     }
 
     public static Message message(String id, String proposer, String counterparty, String scope, String canonicalTerms,
@@ -229,15 +238,20 @@ public final class Eip712Mandate {
         message.put("termsHash", m.termsHash());
         message.put("expiresAt", m.expiresAt());
         message.put("protoVersion", m.protoVersion());
+        return typedData(domain, types, PRIMARY_TYPE, message);
+    }
+
+    /** The typed data document: domain, types, primary type and message, in that order. */
+    static Map<String, Object> typedData(Object domain, Map<String, Object> types, String primaryType, Map<String, Object> message) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("domain", domain);
         out.put("types", types);
-        out.put("primaryType", PRIMARY_TYPE);
+        out.put("primaryType", primaryType);
         out.put("message", message);
         return out;
     }
 
-    private static Map<String, String> field(String name, String type) {
+    static Map<String, String> field(String name, String type) {
         Map<String, String> f = new LinkedHashMap<>();
         f.put("name", name);
         f.put("type", type);

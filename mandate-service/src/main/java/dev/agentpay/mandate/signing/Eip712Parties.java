@@ -1,5 +1,7 @@
 package dev.agentpay.mandate.signing;
 
+import static dev.agentpay.mandate.signing.Eip712Mandate.field;
+
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
@@ -116,12 +118,7 @@ public final class Eip712Parties {
         types.put(PRIMARY_TYPE, List.of(field("id", "string"), field("parties", "Party[]"), field("scope", "string"),
                 field("termsHash", "bytes32"), field("expiresAt", "string"), field("protoVersion", "string")));
         if (budget != null) {
-            @SuppressWarnings("unchecked")
-            List<Map<String, String>> fields = new java.util.ArrayList<>((List<Map<String, String>>) types.get(PRIMARY_TYPE));
-            fields.add(field("budget", "Budget"));
-            types.put(PRIMARY_TYPE, fields);
-            types.put("Budget", List.of(field("amount", "string"), field("currency", "string"),
-                    field("maxPerCharge", "string"), field("period", "string")));
+            Eip712Mandate.addBudgetType(types, PRIMARY_TYPE);
         }
         types.put("Party", List.of(field("id", "string"), field("role", "string")));
         Map<String, Object> message = new LinkedHashMap<>();
@@ -137,26 +134,9 @@ public final class Eip712Parties {
         message.put("expiresAt", m.expiresAt());
         message.put("protoVersion", m.protoVersion());
         if (budget != null) {
-            Map<String, Object> b = new LinkedHashMap<>();
-            b.put("amount", budget.amount());
-            b.put("currency", budget.currency());
-            b.put("maxPerCharge", budget.maxPerCharge());
-            b.put("period", budget.period());
-            message.put("budget", b);
+            message.put("budget", Eip712Mandate.budgetMessage(budget));
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("domain", typed.get("domain"));
-        out.put("types", types);
-        out.put("primaryType", PRIMARY_TYPE);
-        out.put("message", message);
-        return out;
-    }
-
-    private static Map<String, String> field(String name, String type) {
-        Map<String, String> f = new LinkedHashMap<>();
-        f.put("name", name);
-        f.put("type", type);
-        return f;
+        return Eip712Mandate.typedData(typed.get("domain"), types, PRIMARY_TYPE, message);
     }
 
     private static byte[] keccak(String s) {

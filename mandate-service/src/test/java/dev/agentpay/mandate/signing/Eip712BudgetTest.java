@@ -1,10 +1,12 @@
 package dev.agentpay.mandate.signing;
 
+import static dev.agentpay.mandate.signing.Eip712Vectors.budget;
+import static dev.agentpay.mandate.signing.Eip712Vectors.domain;
+import static dev.agentpay.mandate.signing.Eip712Vectors.message;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,27 +19,7 @@ import org.junit.jupiter.api.Test;
 class Eip712BudgetTest {
 
     private static JsonNode vectors() throws Exception {
-        try (InputStream in = Eip712BudgetTest.class.getResourceAsStream("/eip712/budget-vectors.json")) {
-            return new ObjectMapper().readTree(in);
-        }
-    }
-
-    private static Eip712Mandate.Domain domain(JsonNode v) {
-        return new Eip712Mandate.Domain(v.at("/domain/chainId").asLong(), v.at("/domain/verifyingContract").asText());
-    }
-
-    private static Eip712Mandate.Message message(JsonNode v) {
-        JsonNode m = v.get("message");
-        return Eip712Mandate.message(m.get("id").asText(), m.get("proposer").asText(), m.get("counterparty").asText(),
-                m.get("scope").asText(), v.get("terms").asText(), m.get("expiresAt").asText(), m.get("protoVersion").asText());
-    }
-
-    private static Eip712Mandate.Budget budget(JsonNode v) {
-        JsonNode b = v.at("/message/budget");
-        String max = b.get("maxPerCharge").asText();
-        String period = b.get("period").asText();
-        return Eip712Mandate.Budget.of(b.get("amount").asText(), b.get("currency").asText(), max.isEmpty() ? null : max,
-                period.isEmpty() ? null : period);
+        return Eip712Vectors.read("budget-vectors.json");
     }
 
     @Test

@@ -1,11 +1,11 @@
 package dev.agentpay.mandate.signing;
 
+import static dev.agentpay.mandate.signing.Eip712Vectors.domain;
+import static dev.agentpay.mandate.signing.Eip712Vectors.message;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.InputStream;
 import java.math.BigInteger;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
@@ -15,19 +15,7 @@ import org.web3j.crypto.Sign;
 class Eip712MandateTest {
 
     private static JsonNode vectors() throws Exception {
-        try (InputStream in = Eip712MandateTest.class.getResourceAsStream("/eip712/vectors.json")) {
-            return new ObjectMapper().readTree(in);
-        }
-    }
-
-    private static Eip712Mandate.Domain domain(JsonNode v) {
-        return new Eip712Mandate.Domain(v.at("/domain/chainId").asLong(), v.at("/domain/verifyingContract").asText());
-    }
-
-    private static Eip712Mandate.Message message(JsonNode v) {
-        JsonNode m = v.get("message");
-        return Eip712Mandate.message(m.get("id").asText(), m.get("proposer").asText(), m.get("counterparty").asText(),
-                m.get("scope").asText(), v.get("terms").asText(), m.get("expiresAt").asText(), m.get("protoVersion").asText());
+        return Eip712Vectors.read("vectors.json");
     }
 
     @Test

@@ -1,10 +1,11 @@
 package dev.agentpay.mandate.signing;
 
+import static dev.agentpay.mandate.signing.Eip712Vectors.budget;
+import static dev.agentpay.mandate.signing.Eip712Vectors.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,13 +19,7 @@ import org.junit.jupiter.api.Test;
 class PartiesBudgetVectorsTest {
 
     private static JsonNode vectors() throws Exception {
-        try (InputStream in = PartiesBudgetVectorsTest.class.getResourceAsStream("/eip712/parties-budget-vectors.json")) {
-            return new ObjectMapper().readTree(in);
-        }
-    }
-
-    private static Eip712Mandate.Domain domain(JsonNode v) {
-        return new Eip712Mandate.Domain(v.at("/domain/chainId").asLong(), v.at("/domain/verifyingContract").asText());
+        return Eip712Vectors.read("parties-budget-vectors.json");
     }
 
     private static Eip712Parties.Message message(JsonNode v) {
@@ -33,14 +28,6 @@ class PartiesBudgetVectorsTest {
         m.get("parties").forEach(p -> parties.add(new MandateParty(p.get("id").asText(), p.get("role").asText())));
         return Eip712Parties.message(m.get("id").asText(), parties, m.get("scope").asText(), v.get("terms").asText(),
                 m.get("expiresAt").asText(), m.get("protoVersion").asText());
-    }
-
-    private static Eip712Mandate.Budget budget(JsonNode v) {
-        JsonNode b = v.at("/message/budget");
-        String max = b.get("maxPerCharge").asText();
-        String period = b.get("period").asText();
-        return Eip712Mandate.Budget.of(b.get("amount").asText(), b.get("currency").asText(), max.isEmpty() ? null : max,
-                period.isEmpty() ? null : period);
     }
 
     @Test

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,9 +19,7 @@ import org.junit.jupiter.api.Test;
 class PartiesVectorsTest {
 
     private static JsonNode vectors() throws Exception {
-        try (InputStream in = PartiesVectorsTest.class.getResourceAsStream("/eip712/parties-vectors.json")) {
-            return new ObjectMapper().readTree(in);
-        }
+        return Eip712Vectors.read("parties-vectors.json");
     }
 
     private static List<MandateParty> parties(JsonNode v) {

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -93,6 +94,22 @@ public class Consumers {
     public Uni<Void> apply(Consumer consumer, SourceRecord record, Supplier<? extends Uni<?>> work) {
         return untilApplied(consumer, work).replaceWithVoid()
                 .onFailure(PoisonRecordException.class).recoverWithUni(e -> deadLetter(consumer, record, e));
+    }
+
+    /**
+     * Applies one record ({@link #apply}) to what {@code decode} makes of it. A record {@code decode} refuses (any
+     * RuntimeException: undecodable, invalid) can never be applied: it is dead-lettered at once, the reason
+     * {@code malformed} followed by the refusal's message.
+     */
+    public <T> Uni<Void> decodeThenApply(Consumer consumer, SourceRecord record, String malformed, Supplier<T> decode,
+            Function<? super T, ? extends Uni<?>> work) {
+        T decoded;
+        try {
+            decoded = decode.get();
+        } catch (RuntimeException e) {
+            return deadLetter(consumer, record, new PoisonRecordException(malformed + e.getMessage(), e));
+        }
+        return apply(consumer, record, () -> work.apply(decoded));
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.agentpay.mandate.escrow.messaging;
 
 import dev.agentpay.commons.consumer.Consumer;
 import dev.agentpay.commons.consumer.Consumers;
-import dev.agentpay.commons.consumer.PoisonRecordException;
 import dev.agentpay.commons.consumer.SourceRecord;
 import dev.agentpay.commons.events.EscrowEvent;
 import dev.agentpay.commons.events.EventCodec;
@@ -36,14 +35,10 @@ public class EscrowEventsConsumer {
 
     @Incoming(CHANNEL)
     public Uni<Void> onEscrowEvent(String payload, IncomingKafkaRecordMetadata<String, String> meta) {
-        SourceRecord source = SourceRecord.of(meta, payload);
-        EscrowEvent event;
-        try {
-            event = EventCodec.decode(payload, EscrowEvent.class);
+        return consumers.decodeThenApply(DISCIPLINE, SourceRecord.of(meta, payload), "malformed escrow event: ", () -> {
+            EscrowEvent event = EventCodec.decode(payload, EscrowEvent.class);
             EscrowService.validate(event);
-        } catch (RuntimeException e) {
-            return consumers.deadLetter(DISCIPLINE, source, new PoisonRecordException("malformed escrow event: " + e.getMessage(), e));
-        }
-        return consumers.apply(DISCIPLINE, source, () -> service.applyOnce(event, CONSUMER));
+            return event;
+        }, event -> service.applyOnce(event, CONSUMER));
     }
 }

@@ -3,7 +3,6 @@ package dev.agentpay.settlement.escrow.messaging;
 import dev.agentpay.commons.chains.escrow.MandateEscrowAbi;
 import dev.agentpay.commons.consumer.Consumer;
 import dev.agentpay.commons.consumer.Consumers;
-import dev.agentpay.commons.consumer.PoisonRecordException;
 import dev.agentpay.commons.consumer.SourceRecord;
 import dev.agentpay.commons.events.EscrowCommand;
 import dev.agentpay.commons.events.EventCodec;
@@ -39,14 +38,8 @@ public class EscrowCommandConsumer {
 
     @Incoming(CHANNEL)
     public Uni<Void> onCommand(String payload, IncomingKafkaRecordMetadata<String, String> meta) {
-        SourceRecord source = SourceRecord.of(meta, payload);
-        NewCommand cmd;
-        try {
-            cmd = command(EventCodec.decode(payload, EscrowCommand.class));
-        } catch (RuntimeException e) {
-            return consumers.deadLetter(DISCIPLINE, source, new PoisonRecordException("invalid escrow-commands record: " + e.getMessage(), e));
-        }
-        return consumers.apply(DISCIPLINE, source, () -> operator.accept(cmd));
+        return consumers.decodeThenApply(DISCIPLINE, SourceRecord.of(meta, payload), "invalid escrow-commands record: ",
+                () -> command(EventCodec.decode(payload, EscrowCommand.class)), operator::accept);
     }
 
     /** The command with the calldata it sends; throws on anything malformed. */

@@ -109,13 +109,13 @@ public class EvmScanner extends ChainScanner<EvmClient> {
     }
 
     /** One range query. */
-    private interface RangeQuery {
-        Uni<List<Transfer>> query(long from, long to);
+    private interface RangeQuery<T> {
+        Uni<List<T>> query(long from, long to);
     }
 
-    /** Every transfer {@code query} finds in {@code [from, upTo]}, one range of {@code range} blocks after another. */
-    private Uni<List<Transfer>> collect(long from, long upTo, RangeQuery query) {
-        List<Transfer> all = new ArrayList<>();
+    /** Everything {@code query} finds in {@code [from, upTo]}, one range of {@code range} blocks after another. */
+    private <T> Uni<List<T>> collect(long from, long upTo, RangeQuery<T> query) {
+        List<T> all = new ArrayList<>();
         AtomicLong next = new AtomicLong(from);
         return Loops.whileMore(() -> {
             long f = next.get();
@@ -136,20 +136,7 @@ public class EvmScanner extends ChainScanner<EvmClient> {
         if (escrow == null) {
             return Uni.createFrom().item(List.of());
         }
-        List<EscrowLog> all = new ArrayList<>();
-        AtomicLong next = new AtomicLong(from);
-        return Loops.whileMore(() -> {
-            long f = next.get();
-            if (f > upTo) {
-                return Uni.createFrom().item(false);
-            }
-            long t = Math.min(upTo, f + range - 1);
-            return escrowEvents(f, t).map(found -> {
-                all.addAll(found);
-                next.set(t + 1);
-                return true;
-            });
-        }).map(x -> all);
+        return collect(from, upTo, this::escrowEvents);
     }
 
     /** The range's transfers whose recipient is a deposit address. */
