@@ -106,7 +106,9 @@ class EscrowIT {
         // --- 3. two charges, each paid from the escrow: the service releases it, the invoice settles from it
         List<String> invoices = new ArrayList<>();
         List<String> charges = new ArrayList<>();
+        List<Long> chargedAt = new ArrayList<>();
         for (String amount : List.of("1.00", "2.00")) {
+            chargedAt.add(System.nanoTime());
             JsonPath c = given().baseUri(base).header("x-api-key", key).header("Idempotency-Key", UUID.randomUUID().toString())
                     .contentType("application/json").body(Map.of("amount", amount, "chain", CHAIN, "description", "escrow e2e " + amount))
                     .post("/v1/mandates/" + id + "/charges").then().statusCode(201).extract().jsonPath();
@@ -114,13 +116,16 @@ class EscrowIT {
             invoices.add(c.getString("data.invoice_id"));
             charges.add(c.getString("data.charge_id"));
         }
-        for (String invoice : invoices) {
+        StringBuilder figures = new StringBuilder("| charge | from the charge's request to its invoice SETTLED from escrow (release at depth) |\n|---|---|\n");
+        for (int k = 0; k < invoices.size(); k++) {
+            String invoice = invoices.get(k);
             JsonNode inv = await("invoice " + invoice + " settled from escrow").atMost(WAIT).pollInterval(Duration.ofMillis(250)).until(() -> {
                 JsonNode i = JSON.readTree(given().baseUri(base).header("x-api-key", key).get("/v1/invoices/" + invoice).then().statusCode(200)
                         .extract().asString()).get("data");
                 return "SETTLED".equals(i.path("status").asText()) ? i : null;
             }, Objects::nonNull);
             assertThat(inv.at("/paymentDetails/settlementSource").asText()).isEqualTo("escrow");
+            figures.append("| ").append(charges.get(k)).append(" | ").append((System.nanoTime() - chargedAt.get(k)) / 1_000_000).append(" ms |\n");
             // its txHash is the release: a Released log of this escrow in that transaction
             JsonNode receipt = rpc.call("eth_getTransactionReceipt", inv.at("/paymentDetails/txHash").asText());
             boolean releasedThere = false;
@@ -132,6 +137,9 @@ class EscrowIT {
             }
             assertThat(releasedThere).as("invoice " + invoice + "'s txHash is a release of the escrow").isTrue();
         }
+        // the charge-to-release time (issue 30's figure; polled every 250 ms, so up to 250 ms late); load average beside it
+        figures.append("\nload average: ").append(Files.readString(Path.of("/proc/loadavg")).trim()).append('\n');
+        Files.writeString(dev.agentpay.localstack.RepoPaths.root().resolve("deploy/e2e/target/escrow-figures.md"), figures.toString());
         JsonNode released = awaitEscrow(flows, id, e -> atomic(e.path("released").asText()).equals(BigInteger.valueOf(3_000_000)));
         ledgerEqualsChain(rpc, escrow, escrowId, released);
         for (String charge : charges) {
