@@ -746,10 +746,18 @@ final class FaultChecks {
         releases.done();
         frozen.done();
         settled.done();
+        Check hit = new Check("every escrow command in flight at a kill ended done (once: the refs and totals above)");
+        for (String command : faults.escrowCommandsHit) {
+            List<String> st = strings("watcher", "select state from escrow_command where command_id = ?", command);
+            List<String> ms = strings("mandate", "select status from mandate_escrow_command where command_id::text = ?", command);
+            hit.ok(st.equals(List.of("DONE")) && ms.equals(List.of("done")), "command " + command + ": watcher " + st + ", mandate-service " + ms);
+        }
+        hit.done();
         Check fromEscrow = new Check("every charge accepted under a funded escrow was paid from it");
         fromEscrow.ok(load.escrowChargesNotFromEscrow.get() == 0, load.escrowChargesNotFromEscrow.get() + " charges answered paid_from invoice");
         fromEscrow.done();
-        notes.add(load.escrowMandates.size() + " escrows on base (" + load.escrowResolved.size() + " disputed and resolved) checked against the contract");
+        notes.add(load.escrowMandates.size() + " escrows on base (" + load.escrowResolved.size() + " disputed and resolved) checked against the"
+                + " contract; escrow commands in flight when their service was killed: " + faults.escrowCommandsHit);
     }
 
     private List<Map<String, Object>> query(String database, String sql, Object... args) throws Exception {

@@ -52,7 +52,7 @@ final class Faults {
     static final List<String> ROUND = List.of("kill:mandate-service", "reorg:skale", "kill:invoice-service", "receiver-down",
             "kill:settlement-watcher", "kill:kafka", "kill:anchor-service", "reorg:polygon", "kill:discovery-service",
             "kill:anvil-arbitrum", "kill:webhook-dispatcher", "reorg:arbitrum", "kill:postgres", "kill:x402-facilitator",
-            "kill-mid-sweep:settlement-watcher");
+            "kill-mid-release:settlement-watcher", "kill-mid-resolve:mandate-service", "kill-mid-sweep:settlement-watcher");
 
     /**
      * {@code kill -9} of settlement-watcher while a sweep is in flight: the fault waits (up to
@@ -61,6 +61,21 @@ final class Faults {
      */
     static final String SWEEP_KILL = ROUND.get(ROUND.size() - 1);
     static final Duration SWEEP_WAIT = Duration.ofSeconds(90);
+
+    /**
+     * {@code kill -9} of settlement-watcher while an escrow release is in flight (issue 30): the fault waits (up to
+     * {@link #SWEEP_WAIT}) for an {@code escrow.release} command the watcher's ledger records SENT (signed, broadcast, not
+     * yet at depth), then kills it.
+     */
+    static final String RELEASE_KILL = "kill-mid-release:settlement-watcher";
+    /**
+     * {@code kill -9} of mandate-service in the middle of a dispute's resolution (issue 30): the fault waits for an
+     * {@code escrow.resolve} command mandate-service has sent and not yet seen done on chain, then kills it.
+     */
+    static final String RESOLVE_KILL = "kill-mid-resolve:mandate-service";
+
+    /** The escrow commands in flight when their service was killed: each must end done, its effect once. */
+    final List<String> escrowCommandsHit = new CopyOnWriteArrayList<>();
 
     /** The sweeps that were in flight (SENT) when the watcher was killed: each must end CONFIRMED, once. */
     final List<String> sweepsHit = new CopyOnWriteArrayList<>();
@@ -93,6 +108,14 @@ final class Faults {
         }
         if (spec.equals(SWEEP_KILL)) {
             return killMidSweep();
+        }
+        if (spec.equals(RELEASE_KILL)) {
+            return killWhileInFlight("settlement-watcher", "watcher", "select command_id from escrow_command where type = 'escrow.release'"
+                    + " and state = 'SENT' order by sent_at desc limit 1", "escrow release");
+        }
+        if (spec.equals(RESOLVE_KILL)) {
+            return killWhileInFlight("mandate-service", "mandate", "select command_id::text from mandate_escrow_command where"
+                    + " type = 'escrow.resolve' and status = 'sent' order by created_at desc limit 1", "escrow resolve");
         }
         if (spec.startsWith("reorg:")) {
             return reorg(spec.substring(6), 1 + random.nextInt(3));
@@ -145,6 +168,27 @@ final class Faults {
             // kill() says that it is not running
         }
         return kill("settlement-watcher", "no sweep seen in flight within " + SWEEP_WAIT.toSeconds() + " s");
+    }
+
+    /**
+     * Waits (up to {@link #SWEEP_WAIT}, polling the service's own database every 20 ms) until {@code sql} finds a command
+     * in flight, then kills {@code name}; without one in that time, kills it anyway and says so.
+     */
+    private Fault killWhileInFlight(String name, String database, String sql, String what) throws Exception {
+        StackDb db = new StackDb(env);
+        Optional<String> hit;
+        try {
+            hit = await("an " + what + " in flight").atMost(SWEEP_WAIT).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+                    .ignoreExceptionsInstanceOf(java.sql.SQLException.class) // the database restarting after its own kill
+                    .until(() -> db.strings(database, sql).stream().findFirst(), Optional::isPresent);
+        } catch (ConditionTimeoutException e) {
+            hit = Optional.empty();
+        }
+        if (hit.isPresent()) {
+            escrowCommandsHit.add(hit.get());
+            return kill(name, what + " " + hit.get() + " in flight");
+        }
+        return kill(name, "no " + what + " seen in flight within " + SWEEP_WAIT.toSeconds() + " s");
     }
 
     /** A sweep the watcher's ledger shows SENT (signed and broadcast, not yet confirmed), if any. */
