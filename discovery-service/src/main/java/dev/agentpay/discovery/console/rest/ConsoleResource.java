@@ -395,9 +395,7 @@ public class ConsoleResource {
                 return notFound(s, "No mandate has this id.");
             }
             ObjectNode body = mapper.createObjectNode().put("reason", reason == null ? "" : reason).put("triggered_by", "console");
-            return api.post(Service.MANDATE, s.credential(), "/v1/mandates/" + id + "/dispute", body)
-                    .chain(r -> r.ok() ? Uni.createFrom().item(see("/console/mandates/" + id + "?flash=disputed"))
-                            : failed(s, r));
+            return postThenSee(s, Service.MANDATE, "/v1/mandates/" + id + "/dispute", body, "/console/mandates/" + id + "?flash=disputed");
         });
     }
 
@@ -568,9 +566,8 @@ public class ConsoleResource {
             if (!UUID_TEXT.matcher(id).matches() || !UUID_TEXT.matcher(deliveryId).matches()) {
                 return notFound(s, "No delivery has this id.");
             }
-            return api.post(Service.WEBHOOK, s.credential(), "/v1/webhooks/" + id + "/deliveries/" + deliveryId + "/redeliver", null)
-                    .chain(r -> r.ok() ? Uni.createFrom().item(see("/console/webhooks/" + id + "/deliveries/" + deliveryId + "?flash=redelivered"))
-                            : failed(s, r));
+            return postThenSee(s, Service.WEBHOOK, "/v1/webhooks/" + id + "/deliveries/" + deliveryId + "/redeliver", null,
+                    "/console/webhooks/" + id + "/deliveries/" + deliveryId + "?flash=redelivered");
         });
     }
 
@@ -589,8 +586,7 @@ public class ConsoleResource {
             if (overlap != null && overlap.matches("[0-9]{1,7}")) {
                 body.put("overlapSeconds", Long.parseLong(overlap));
             }
-            return api.post(Service.WEBHOOK, s.credential(), "/v1/webhooks/" + id + "/rotate-secret", body)
-                    .chain(r -> r.ok() ? Uni.createFrom().item(see("/console/webhooks/" + id + "?flash=rotated")) : failed(s, r));
+            return postThenSee(s, Service.WEBHOOK, "/v1/webhooks/" + id + "/rotate-secret", body, "/console/webhooks/" + id + "?flash=rotated");
         });
     }
 
@@ -652,6 +648,11 @@ public class ConsoleResource {
             return failed(s, r);
         }
         return html(200, page.apply(r.body().path("data")));
+    }
+
+    /** POSTs {@code body} to {@code path} of the API, then redirects to {@code next} once it accepted; else {@link #failed}. */
+    Uni<Response> postThenSee(Session s, Service service, String path, JsonNode body, String next) {
+        return api.post(service, s.credential(), path, body).chain(r -> r.ok() ? Uni.createFrom().item(see(next)) : failed(s, r));
     }
 
     /** An API refusal shown as the API said it (its code and message, escaped); 401 ends the session. */

@@ -5,7 +5,7 @@ import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.rest.Envelope;
 import dev.agentpay.invoice.invoices.domain.InvoiceView;
 import dev.agentpay.invoice.invoices.domain.NewInvoice;
-import dev.agentpay.invoice.invoices.rest.InvoiceConstraints.KnownChain;
+import dev.agentpay.commons.chains.KnownChain;
 import dev.agentpay.invoice.invoices.rest.InvoiceConstraints.UsdcAmount;
 import dev.agentpay.invoice.invoices.service.InvoiceService;
 import io.smallrye.mutiny.Uni;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.invoice.invoices.domain.NewInvoice;
 import dev.agentpay.invoice.invoices.rest.InvoiceConstraints.Deadline;
-import dev.agentpay.invoice.invoices.rest.InvoiceConstraints.KnownChain;
+import dev.agentpay.commons.chains.KnownChain;
 import dev.agentpay.invoice.invoices.rest.InvoiceConstraints.OnlyUsdc;
 import dev.agentpay.invoice.invoices.rest.InvoiceConstraints.UsdcAmount;
 import jakarta.validation.constraints.NotNull;

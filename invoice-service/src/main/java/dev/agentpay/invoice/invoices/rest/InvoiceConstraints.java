@@ -1,6 +1,5 @@
 package dev.agentpay.invoice.invoices.rest;
 
-import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.validation.Violations;
 import dev.agentpay.invoice.config.InvoiceConfig;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -60,27 +59,6 @@ public final class InvoiceConstraints {
                         : v.compareTo(config.maxAmount()) > 0 ? "must not exceed " + config.maxAmount().toPlainString()
                         : null;
                 return problem == null || Violations.refuse(c, problem);
-            }
-        }
-    }
-
-    /** One of the platform's chains (base, skale, polygon, arbitrum, solana; any case); else {@code unsupported_chain}. */
-    @Constraint(validatedBy = KnownChain.Check.class)
-    @Target({ElementType.FIELD, ElementType.PARAMETER, ElementType.METHOD})
-    @Retention(RetentionPolicy.RUNTIME)
-    public @interface KnownChain {
-        String message() default "must be one of base, skale, polygon, arbitrum, solana";
-
-        String code() default "unsupported_chain";
-
-        Class<?>[] groups() default {};
-
-        Class<? extends Payload>[] payload() default {};
-
-        class Check implements ConstraintValidator<KnownChain, String> {
-            @Override
-            public boolean isValid(String v, ConstraintValidatorContext c) {
-                return v == null || Chain.of(v).isPresent();
             }
         }
     }

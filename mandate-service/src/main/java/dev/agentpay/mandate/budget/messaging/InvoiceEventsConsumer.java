@@ -3,7 +3,6 @@ package dev.agentpay.mandate.budget.messaging;
 import dev.agentpay.commons.consumer.Consumer;
 import dev.agentpay.commons.consumer.Consumers;
 import dev.agentpay.commons.consumer.IdempotentConsumer;
-import dev.agentpay.commons.consumer.PoisonRecordException;
 import dev.agentpay.commons.consumer.SourceRecord;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
@@ -44,19 +43,14 @@ public class InvoiceEventsConsumer {
                 || !(payload.contains(InvoiceEvent.SETTLED) || payload.contains(InvoiceEvent.EXPIRED))) {
             return Uni.createFrom().voidItem();
         }
-        SourceRecord source = SourceRecord.of(meta, payload);
-        InvoiceEvent event;
-        try {
-            event = EventCodec.decode(payload, InvoiceEvent.class);
+        return consumers.decodeThenApply(DISCIPLINE, SourceRecord.of(meta, payload), "malformed invoice event: ", () -> {
+            InvoiceEvent event = EventCodec.decode(payload, InvoiceEvent.class);
             if (event.eventId() == null || event.aggregateId() == null || event.type() == null) {
                 throw new IllegalArgumentException("no event id, type or invoice id");
             }
-        } catch (RuntimeException e) {
-            return consumers.deadLetter(DISCIPLINE, source, new PoisonRecordException("malformed invoice event: " + e.getMessage(), e));
-        }
-        if (!InvoiceEvent.SETTLED.equals(event.type()) && !InvoiceEvent.EXPIRED.equals(event.type())) {
-            return Uni.createFrom().voidItem();
-        }
-        return consumers.apply(DISCIPLINE, source, () -> budgets.applyInvoiceEventOnce(event, CONSUMER));
+            return event;
+        }, event -> InvoiceEvent.SETTLED.equals(event.type()) || InvoiceEvent.EXPIRED.equals(event.type())
+                ? budgets.applyInvoiceEventOnce(event, CONSUMER)
+                : Uni.createFrom().voidItem());
     }
 }

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 
 /** SQL of budgets and charges; every method runs on the caller's connection (and its transaction). */
 @ApplicationScoped
@@ -47,8 +48,7 @@ public class BudgetRepository {
 
     /** The budget of a mandate, or {@code null} when it has none. */
     public Uni<BudgetRow> find(SqlClient sql, String mandateId) {
-        return sql.preparedQuery("select " + BUDGET_COLUMNS + " from mandate_budget where mandate_id = $1")
-                .execute(Tuple.of(mandateId)).map(rs -> Rows.firstOrNull(rs, BudgetRepository::mapBudget));
+        return budget(sql, mandateId, "");
     }
 
     /**
@@ -56,8 +56,12 @@ public class BudgetRepository {
      * the changes of one budget apply one after the other, each on the state the previous one committed.
      */
     public Uni<BudgetRow> lock(SqlClient sql, String mandateId) {
-        return sql.preparedQuery("select " + BUDGET_COLUMNS + " from mandate_budget where mandate_id = $1 for update")
-                .execute(Tuple.of(mandateId)).map(rs -> Rows.firstOrNull(rs, BudgetRepository::mapBudget));
+        return budget(sql, mandateId, " for update");
+    }
+
+    private static Uni<BudgetRow> budget(SqlClient sql, String mandateId, String lock) {
+        return first(sql, "select " + BUDGET_COLUMNS + " from mandate_budget where mandate_id = $1" + lock, Tuple.of(mandateId),
+                BudgetRepository::mapBudget);
     }
 
     public Uni<Void> updateLedger(SqlClient sql, String mandateId, BudgetLedger l, Instant now) {
@@ -87,19 +91,27 @@ public class BudgetRepository {
 
     /** The partner's charge made with this Idempotency-Key, or {@code null}. */
     public Uni<Charge> findByKey(SqlClient sql, String partnerId, String key) {
-        return sql.preparedQuery("select " + CHARGE_COLUMNS + " from mandate_charge where partner_id = $1 and idempotency_key = $2")
-                .execute(Tuple.of(partnerId, key)).map(rs -> Rows.firstOrNull(rs, BudgetRepository::mapCharge));
+        return first(sql, "select " + CHARGE_COLUMNS + " from mandate_charge where partner_id = $1 and idempotency_key = $2",
+                Tuple.of(partnerId, key), BudgetRepository::mapCharge);
     }
 
     public Uni<Charge> findCharge(SqlClient sql, String id) {
-        return sql.preparedQuery("select " + CHARGE_COLUMNS + " from mandate_charge where id = $1")
-                .execute(Tuple.of(id)).map(rs -> Rows.firstOrNull(rs, BudgetRepository::mapCharge));
+        return charge(sql, id, "");
     }
 
     /** The charge locked until the transaction ends (taken after its budget's lock, never before). */
     public Uni<Charge> lockCharge(SqlClient sql, String id) {
-        return sql.preparedQuery("select " + CHARGE_COLUMNS + " from mandate_charge where id = $1 for update")
-                .execute(Tuple.of(id)).map(rs -> Rows.firstOrNull(rs, BudgetRepository::mapCharge));
+        return charge(sql, id, " for update");
+    }
+
+    private static Uni<Charge> charge(SqlClient sql, String id, String lock) {
+        return first(sql, "select " + CHARGE_COLUMNS + " from mandate_charge where id = $1" + lock, Tuple.of(id),
+                BudgetRepository::mapCharge);
+    }
+
+    /** The first row {@code query} answers, mapped, or {@code null} when there is none. */
+    private static <T> Uni<T> first(SqlClient sql, String query, Tuple args, Function<Row, T> map) {
+        return sql.preparedQuery(query).execute(args).map(rs -> Rows.firstOrNull(rs, map));
     }
 
     /** {@code reserving} to {@code pending} with its invoice and the answer replays return; false if it was not reserving. */

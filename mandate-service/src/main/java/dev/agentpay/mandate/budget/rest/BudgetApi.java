@@ -2,7 +2,7 @@ package dev.agentpay.mandate.budget.rest;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentpay.commons.chains.Chain;
+import dev.agentpay.commons.chains.KnownChain;
 import dev.agentpay.commons.error.ApiException;
 import dev.agentpay.mandate.budget.domain.BudgetTerms;
 import dev.agentpay.mandate.budget.domain.Usdc;
@@ -178,27 +178,6 @@ public final class BudgetApi {
                     return new BigDecimal(v.textValue());
                 }
                 return null;
-            }
-        }
-    }
-
-    /** One of the chains invoices take; else 400 {@code unsupported_chain}. */
-    @Constraint(validatedBy = KnownChain.Check.class)
-    @Target({ElementType.FIELD, ElementType.PARAMETER, ElementType.METHOD, ElementType.RECORD_COMPONENT})
-    @Retention(RetentionPolicy.RUNTIME)
-    public @interface KnownChain {
-        String message() default "must be one of base, skale, polygon, arbitrum, solana";
-
-        String code() default "unsupported_chain";
-
-        Class<?>[] groups() default {};
-
-        Class<? extends Payload>[] payload() default {};
-
-        class Check implements ConstraintValidator<KnownChain, String> {
-            @Override
-            public boolean isValid(String v, ConstraintValidatorContext c) {
-                return v == null || Chain.of(v.trim().toLowerCase()).isPresent();
             }
         }
     }

@@ -197,13 +197,7 @@ public class MandateService {
                 m.drsReceiptId = receipt.id();
                 return receipts.insert(conn, receipt)
                         .flatMap(v -> transition(conn, m, history, MandateState.SIGNED_BY_BOTH, signer, Map.of(), now));
-            }).map(v -> {
-                Map<String, Object> data = new LinkedHashMap<>();
-                data.put("mandate_id", m.id);
-                data.put("status", m.state.wire());
-                data.put("drs_receipt_id", m.drsReceiptId);
-                return ApiResult.of(200, data);
-            });
+            }).map(v -> receiptIssued(m));
         }));
     }
 
@@ -491,13 +485,16 @@ public class MandateService {
                     m.proposerSignature, null, m.signedByProposerAt, null, now, PartiesColumn.write(parties));
             m.drsReceiptId = receipt.id();
             return receipts.insert(conn, receipt).flatMap(v -> transition(conn, m, history, to, signer, Map.of(), now));
-        }).map(v -> {
-            Map<String, Object> data = new LinkedHashMap<>();
-            data.put("mandate_id", m.id);
-            data.put("status", m.state.wire());
-            data.put("drs_receipt_id", m.drsReceiptId);
-            return ApiResult.of(200, data);
-        });
+        }).map(v -> receiptIssued(m));
+    }
+
+    /** The answer of the signature that completed a mandate: its new state and the receipt it issued. */
+    private static ApiResult receiptIssued(Mandate m) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("mandate_id", m.id);
+        data.put("status", m.state.wire());
+        data.put("drs_receipt_id", m.drsReceiptId);
+        return ApiResult.of(200, data);
     }
 
     private static void verifyPartyWallet(Mandate m, Party party, String signature) {

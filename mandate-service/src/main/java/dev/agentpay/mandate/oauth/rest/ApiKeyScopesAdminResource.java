@@ -3,26 +3,20 @@ package dev.agentpay.mandate.oauth.rest;
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.mandate.oauth.rest.OAuthApi.ApiKeyScopesRequest;
 import dev.agentpay.mandate.oauth.rest.OAuthApi.ApiKeyScopesView;
-import dev.agentpay.mandate.oauth.rest.OAuthApi.ClientView;
-import dev.agentpay.mandate.oauth.rest.OAuthApi.CreateClientRequest;
-import dev.agentpay.mandate.oauth.rest.OAuthApi.RotationView;
 import dev.agentpay.mandate.oauth.service.OAuthClientService;
-import dev.agentpay.mandate.oauth.service.SigningKeys;
-import dev.agentpay.mandate.config.ApiJson;
+import dev.agentpay.mandate.mandates.rest.Responses;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -37,21 +31,16 @@ import org.jboss.resteasy.reactive.RestPath;
 @Consumes(MediaType.APPLICATION_JSON)
 public class ApiKeyScopesAdminResource {
 
-    private static final String NOT_FOUND = "no such partner (`partner_not_found`)";
-    private static final String BAD_SCOPE = "`invalid_scope`: a scope this API does not define; `validation_error` naming the field";
-
     @Inject
     OAuthClientService clients;
 
-    @Inject
-    SigningKeys keys;
     @GET
     @Operation(operationId = "getApiKeyScopes", summary = "The scopes a partner's API key may use")
     @APIResponse(responseCode = "200", description = "the key's scopes", content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = ApiKeyScopesView.class)))
-    @APIResponse(responseCode = "404", description = NOT_FOUND)
+    @APIResponse(responseCode = "404", description = OAuthApi.PARTNER_NOT_FOUND)
     public Uni<Response> getApiKeyScopes(@RestPath String id) {
-        return clients.keyScopes(id).map(s -> ok(ApiKeyScopesView.of(s)));
+        return clients.keyScopes(id).map(s -> Responses.ok(ApiKeyScopesView.of(s)));
     }
 
     @PUT
@@ -59,14 +48,10 @@ public class ApiKeyScopesAdminResource {
             description = "scopes: the list the key may use; null lifts the restriction (every scope, the default).")
     @APIResponse(responseCode = "200", description = "set", content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = ApiKeyScopesView.class)))
-    @APIResponse(responseCode = "400", description = BAD_SCOPE)
-    @APIResponse(responseCode = "404", description = NOT_FOUND)
+    @APIResponse(responseCode = "400", description = OAuthApi.INVALID_SCOPE)
+    @APIResponse(responseCode = "404", description = OAuthApi.PARTNER_NOT_FOUND)
     @APIResponse(responseCode = "409", description = "a revoked partner (`partner_revoked`)")
     public Uni<Response> setApiKeyScopes(@RestPath String id, @Valid @NotNull ApiKeyScopesRequest body) {
-        return clients.setKeyScopes(id, body.scopes()).map(s -> ok(ApiKeyScopesView.of(s)));
-    }
-
-    private static Response ok(Object data) {
-        return Response.ok(ApiJson.envelope(data), MediaType.APPLICATION_JSON_TYPE).build();
+        return clients.setKeyScopes(id, body.scopes()).map(s -> Responses.ok(ApiKeyScopesView.of(s)));
     }
 }

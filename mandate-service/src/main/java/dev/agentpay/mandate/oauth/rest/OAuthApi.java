@@ -26,6 +26,12 @@ public final class OAuthApi {
     static final String SCOPE_LIST = "mandates:read, mandates:write, mandates:sign, disputes:write, invoices:read, "
             + "invoices:write, webhooks:manage";
 
+    /** The 404 of the partner admin endpoints (OpenAPI description). */
+    static final String PARTNER_NOT_FOUND = "no such partner (`partner_not_found`)";
+
+    /** The 400 of the endpoints that take scopes (OpenAPI description). */
+    static final String INVALID_SCOPE = "`invalid_scope`: a scope this API does not define; `validation_error` naming the field";
+
     @Schema(name = "CreateOAuthClientRequest", additionalProperties = Schema.False.class)
     public record CreateClientRequest(
             @NotNull @NotBlank @Size(max = PartnerRules.NAME_MAX) @Schema(description = "a label for the client") String name,

@@ -1,14 +1,11 @@
 package dev.agentpay.mandate.oauth.rest;
 
 import dev.agentpay.commons.auth.AdminOnly;
-import dev.agentpay.mandate.oauth.rest.OAuthApi.ApiKeyScopesRequest;
-import dev.agentpay.mandate.oauth.rest.OAuthApi.ApiKeyScopesView;
 import dev.agentpay.mandate.oauth.rest.OAuthApi.ClientView;
 import dev.agentpay.mandate.oauth.rest.OAuthApi.CreateClientRequest;
-import dev.agentpay.mandate.oauth.rest.OAuthApi.RotationView;
 import dev.agentpay.mandate.oauth.service.OAuthClientService;
-import dev.agentpay.mandate.oauth.service.SigningKeys;
 import dev.agentpay.mandate.config.ApiJson;
+import dev.agentpay.mandate.mandates.rest.Responses;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
@@ -16,7 +13,6 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
-import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
@@ -37,21 +33,16 @@ import org.jboss.resteasy.reactive.RestPath;
 @Consumes(MediaType.APPLICATION_JSON)
 public class OAuthClientAdminResource {
 
-    private static final String NOT_FOUND = "no such partner (`partner_not_found`)";
-    private static final String BAD_SCOPE = "`invalid_scope`: a scope this API does not define; `validation_error` naming the field";
-
     @Inject
     OAuthClientService clients;
 
-    @Inject
-    SigningKeys keys;
     @POST
     @Operation(operationId = "createOAuthClient", summary = "Issue an OAuth client for a partner",
             description = "client_secret is shown in this answer only and stored as its SHA-256.")
     @APIResponse(responseCode = "201", description = "issued", content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = ClientView.class)))
-    @APIResponse(responseCode = "400", description = BAD_SCOPE)
-    @APIResponse(responseCode = "404", description = NOT_FOUND)
+    @APIResponse(responseCode = "400", description = OAuthApi.INVALID_SCOPE)
+    @APIResponse(responseCode = "404", description = OAuthApi.PARTNER_NOT_FOUND)
     @APIResponse(responseCode = "409", description = "`partner_revoked`, or `too_many_clients` (20 active clients)")
     public Uni<Response> createOAuthClient(@RestPath String id, @Valid @NotNull CreateClientRequest body) {
         return clients.create(id, body.name(), body.scopes()).map(c -> Response.status(201).type(MediaType.APPLICATION_JSON_TYPE)
@@ -62,9 +53,9 @@ public class OAuthClientAdminResource {
     @Operation(operationId = "listOAuthClients", summary = "List a partner's OAuth clients")
     @APIResponse(responseCode = "200", description = "every client of the partner, revoked ones included",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = ClientView.class)))
-    @APIResponse(responseCode = "404", description = NOT_FOUND)
+    @APIResponse(responseCode = "404", description = OAuthApi.PARTNER_NOT_FOUND)
     public Uni<Response> listOAuthClients(@RestPath String id) {
-        return clients.list(id).map(l -> ok(l.stream().map(ClientView::of).toList()));
+        return clients.list(id).map(l -> Responses.ok(l.stream().map(ClientView::of).toList()));
     }
 
     @POST
@@ -75,10 +66,6 @@ public class OAuthClientAdminResource {
             schema = @Schema(implementation = ClientView.class)))
     @APIResponse(responseCode = "404", description = "`partner_not_found` or `client_not_found`")
     public Uni<Response> revokeOAuthClient(@RestPath String id, @RestPath String clientId) {
-        return clients.revoke(id, clientId).map(c -> ok(ClientView.of(c)));
-    }
-
-    private static Response ok(Object data) {
-        return Response.ok(ApiJson.envelope(data), MediaType.APPLICATION_JSON_TYPE).build();
+        return clients.revoke(id, clientId).map(c -> Responses.ok(ClientView.of(c)));
     }
 }

@@ -1,33 +1,23 @@
 package dev.agentpay.mandate.oauth.rest;
 
 import dev.agentpay.commons.auth.AdminOnly;
-import dev.agentpay.mandate.oauth.rest.OAuthApi.ApiKeyScopesRequest;
-import dev.agentpay.mandate.oauth.rest.OAuthApi.ApiKeyScopesView;
-import dev.agentpay.mandate.oauth.rest.OAuthApi.ClientView;
-import dev.agentpay.mandate.oauth.rest.OAuthApi.CreateClientRequest;
 import dev.agentpay.mandate.oauth.rest.OAuthApi.RotationView;
-import dev.agentpay.mandate.oauth.service.OAuthClientService;
 import dev.agentpay.mandate.oauth.service.SigningKeys;
 import dev.agentpay.mandate.config.ApiJson;
+import dev.agentpay.mandate.mandates.rest.Responses;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
-import jakarta.validation.Valid;
-import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
-import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.jboss.resteasy.reactive.RestPath;
 
 /** Operator endpoint ({@code x-admin-key}) rotating the access tokens' signing key. */
 @Path("/admin/oauth/signing-keys")
@@ -37,14 +27,9 @@ import org.jboss.resteasy.reactive.RestPath;
 @Consumes(MediaType.APPLICATION_JSON)
 public class SigningKeyAdminResource {
 
-    private static final String NOT_FOUND = "no such partner (`partner_not_found`)";
-    private static final String BAD_SCOPE = "`invalid_scope`: a scope this API does not define; `validation_error` naming the field";
-
-    @Inject
-    OAuthClientService clients;
-
     @Inject
     SigningKeys keys;
+
     @POST
     @Path("/rotate")
     @Operation(operationId = "rotateSigningKey", summary = "Rotate the access tokens' signing key",
@@ -52,11 +37,7 @@ public class SigningKeyAdminResource {
     @APIResponse(responseCode = "200", description = "rotated", content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = RotationView.class)))
     public Uni<Response> rotateSigningKey() {
-        return keys.rotate().map(r -> ok(new RotationView(r.kid(), r.previousKid(),
+        return keys.rotate().map(r -> Responses.ok(new RotationView(r.kid(), r.previousKid(),
                 r.previousPublishedUntil() == null ? null : ApiJson.time(r.previousPublishedUntil()))));
-    }
-
-    private static Response ok(Object data) {
-        return Response.ok(ApiJson.envelope(data), MediaType.APPLICATION_JSON_TYPE).build();
     }
 }
