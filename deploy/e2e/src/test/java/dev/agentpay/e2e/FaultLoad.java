@@ -169,7 +169,7 @@ final class FaultLoad {
     /**
      * Escrow under faults (issue 30): a budget of 1.00 put in the base chain's MandateEscrow by the payer (approve, fund),
      * then six charges of 0.25 raced against it, each accepted one paid from the escrow (a release by settlement-watcher,
-     * while it and mandate-service are killed); every other such mandate is then disputed (a freeze) and resolved by the
+     * while it and mandate-service are killed); two in three such mandates are then disputed (a freeze) and resolved by the
      * arbiter with a split of what is held. FaultChecks compares each escrow's ledger with the contract.
      */
     private void escrowFlow() {
@@ -208,7 +208,7 @@ final class FaultLoad {
         if (accepted > 4) {
             chargesOverBudget.addAndGet(accepted - 4);
         }
-        if (escrowMandates.size() % 2 == 0) {
+        if (escrowMandates.size() % 3 != 1) { // two in three: resolves often enough for the mid-resolve kill to meet one
             disputeAndResolve(id);
         }
     }
