@@ -50,6 +50,10 @@ public interface SettlementConfig {
         /** Broadcasts of one signed command before it is re-signed with a fresh nonce (the contract refuses a double effect). */
         @WithDefault("5")
         int maxBroadcasts();
+
+        /** How long a chain's command rounds may keep failing (an RPC down) before readiness says so (EscrowReadiness). */
+        @WithDefault("PT30S")
+        Duration stallAfter();
     }
 
     /** Sweeping deposit addresses to the seller wallet (see README "Sweeping"). */

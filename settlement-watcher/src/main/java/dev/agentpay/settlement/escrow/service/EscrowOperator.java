@@ -81,6 +81,12 @@ public class EscrowOperator {
 
     private final Map<Chain, EscrowOperatorClient> clients = new ConcurrentHashMap<>();
     private final SerialLanes<Chain> lanes = new SerialLanes<>();
+    private final EscrowStalls stalls = new EscrowStalls();
+
+    /** Which chains' rounds have been failing (for readiness). */
+    public EscrowStalls stalls() {
+        return stalls;
+    }
 
     /** Whether this instance can execute commands on the chain at all (an escrow, an RPC URL and the operator key). */
     public boolean operable(ChainTable.Entry e) {
@@ -129,7 +135,8 @@ public class EscrowOperator {
 
     /** Rounds of a chain one after another until it has nothing more to do now; failures logged and retried later. */
     public Uni<String> run(Chain chain) {
-        return lanes.run(chain, () -> round(chain)).onFailure().recoverWithItem(ex -> {
+        return lanes.run(chain, () -> round(chain)).invoke(x -> stalls.succeeded(chain.value())).onFailure().recoverWithItem(ex -> {
+            stalls.failed(chain.value(), String.valueOf(ex.getMessage()), Instant.now());
             metrics.counter("escrow.command.rounds.failed", "chain", chain.value()).increment();
             LOG.warnf("%s: escrow command round failed, retried: %s", chain.value(), ex.getMessage());
             return "retry";
