@@ -50,9 +50,9 @@ final class Faults {
 
     /** One round of the schedule: every service, the broker, PostgreSQL, a payment chain, the facilitator, reorgs, the receiver. */
     static final List<String> ROUND = List.of("kill:mandate-service", "reorg:skale", "kill:invoice-service", "receiver-down",
-            "kill:settlement-watcher", "kill-mid-resolve:mandate-service", "kill:kafka", "kill:anchor-service", "reorg:polygon",
-            "kill:discovery-service", "kill:anvil-arbitrum", "kill:webhook-dispatcher", "reorg:arbitrum", "kill:postgres",
-            "kill:x402-facilitator", "kill-mid-release:settlement-watcher", "kill-mid-sweep:settlement-watcher");
+            "kill:settlement-watcher", "kill:kafka", "kill:anchor-service", "reorg:polygon", "kill:discovery-service",
+            "kill:anvil-arbitrum", "kill:webhook-dispatcher", "reorg:arbitrum", "kill:postgres", "kill:x402-facilitator",
+            "kill-mid-release:settlement-watcher", "kill-mid-resolve:mandate-service", "kill-mid-sweep:settlement-watcher");
 
     /**
      * {@code kill -9} of settlement-watcher while a sweep is in flight: the fault waits (up to
