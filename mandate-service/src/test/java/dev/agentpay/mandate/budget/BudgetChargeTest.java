@@ -319,6 +319,13 @@ class BudgetChargeTest {
         charge(m, "0", "base", null, null).then().statusCode(400).body("error.message", org.hamcrest.Matchers.startsWith("amount"));
         charge(m, "0.1", "dogecoin", null, null).then().statusCode(400)
                 .body("error.code", org.hamcrest.Matchers.equalTo("unsupported_chain"));
+        // an explicit JSON null (Jackson gives a NullNode, not null: found by FuzzIT as a 500), an object, a boolean
+        for (String amount : java.util.List.of("null", "{}", "true", "[1]")) {
+            m.owner().as().contentType(ContentType.JSON).body("{\"amount\":" + amount + ",\"chain\":\"base\"}")
+                    .post("/v1/mandates/" + m.id() + "/charges").then().statusCode(400)
+                    .body("error.code", org.hamcrest.Matchers.equalTo("validation_error"))
+                    .body("error.message", org.hamcrest.Matchers.startsWith("amount"));
+        }
         m.owner().as().contentType(ContentType.JSON).body(Map.of("amount", "0.1", "chain", "base", "expires_in", 5))
                 .post("/v1/mandates/" + m.id() + "/charges").then().statusCode(400)
                 .body("error.message", org.hamcrest.Matchers.startsWith("expires_in"));

@@ -158,9 +158,10 @@ public final class BudgetApi {
         class Check implements ConstraintValidator<ChargeAmount, JsonNode> {
             @Override
             public boolean isValid(JsonNode v, ConstraintValidatorContext c) {
-                if (v == null || v.isNull()) {
-                    return true;
+                if (v == null) {
+                    return true; // absent: @NotNull names it
                 }
+                // an explicit JSON null arrives as a NullNode, which @NotNull lets through: not an amount
                 BigDecimal d = decimalOrNull(v);
                 return d != null && d.signum() > 0 && d.compareTo(BigDecimal.valueOf(1_000_000_000_000L)) < 0
                         && d.stripTrailingZeros().scale() <= Usdc.DECIMALS;
