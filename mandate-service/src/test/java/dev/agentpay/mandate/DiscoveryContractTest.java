@@ -63,7 +63,10 @@ class DiscoveryContractTest {
         assertThat(creations).isEqualTo(1);
         assertThat(documented).isEqualTo(new TreeMap<>(MandateState.TRANSITIONS));
         assertThat(texts(doc.at("/anchoring/anchor_status").isObject() ? fieldNames(doc.at("/anchoring/anchor_status")) : null))
-                .containsExactly("none", "pending", "anchored");
+                .containsExactly(dev.agentpay.mandate.mandates.domain.Transition.ANCHOR_NONE,
+                        dev.agentpay.mandate.mandates.domain.Transition.ANCHOR_PENDING,
+                        dev.agentpay.mandate.mandates.domain.Transition.ANCHOR_PARTIAL,
+                        dev.agentpay.mandate.mandates.domain.Transition.ANCHOR_ANCHORED);
         assertThat(doc.at("/anchoring/event/type").asText()).isEqualTo(dev.agentpay.commons.events.MandateEvent.ANCHORED);
         assertThat(doc.toString()).doesNotContain("two anchor transactions");
         // budgets (issue 28): the charge states and events the code writes

@@ -71,11 +71,54 @@ final class MandateProofs {
         return JSON.readTree(body).get("data");
     }
 
-    /** The independent CLI's check of {@code proof}, written to a new file {@code prefix*.json} in {@code dir}. */
+    /**
+     * The independent CLI's check of {@code proof}, written to a new file {@code prefix*.json} in {@code dir}, with one
+     * {@code --rpc-url chainId=url} per anchor chain of the stack ({@code ANCHOR_RPC_URLS}).
+     */
     static Run verifyWithCli(Path dir, String prefix, JsonNode proof, Map<String, String> env) throws Exception {
         Path file = Files.createTempFile(dir, prefix, ".json");
         Files.writeString(file, JSON.writeValueAsString(proof));
-        return node(List.of(VERIFIER.toString(), "--proof", file.toString(), "--rpc-url", env.get("ANCHOR_RPC_URL")), null);
+        List<String> args = new ArrayList<>(List.of(VERIFIER.toString(), "--proof", file.toString()));
+        for (String pair : env.getOrDefault("ANCHOR_RPC_URLS", env.get("ANCHOR_CHAIN_ID") + "=" + env.get("ANCHOR_RPC_URL")).split(",")) {
+            args.add("--rpc-url");
+            args.add(pair.trim());
+        }
+        return node(args, null);
+    }
+
+    /** The chains every transition is anchored on ({@code ANCHOR_CHAINS}, primary first). */
+    static List<Long> anchorChains(Map<String, String> env) {
+        return java.util.Arrays.stream(env.getOrDefault("ANCHOR_CHAINS", env.get("ANCHOR_CHAIN_ID")).split(","))
+                .map(String::trim).map(Long::parseLong).toList();
+    }
+
+    /**
+     * The proof once all {@code transitions} after creation are anchored on every chain of the stack: one anchor per
+     * transition and chain, {@code anchor_status} {@code anchored}.
+     */
+    static JsonNode awaitAnchored(Map<String, String> env, String id, int transitions) {
+        int want = transitions * anchorChains(env).size();
+        return org.awaitility.Awaitility.await("anchors of " + id + " on " + anchorChains(env)).atMost(java.time.Duration.ofSeconds(120))
+                .pollInterval(java.time.Duration.ofMillis(250)).until(() -> {
+                    JsonNode p = proof(env.get("BASE_URL"), id);
+                    return p.get("anchors").size() == want && "anchored".equals(p.path("anchor_status").asText()) ? p : null;
+                }, java.util.Objects::nonNull);
+    }
+
+    /** The {@code index}-th anchor of the proof on chain {@code chainId} (in transition order), to read or to tamper with. */
+    static com.fasterxml.jackson.databind.node.ObjectNode anchorOn(JsonNode proof, long chainId, int index) {
+        List<JsonNode> on = new ArrayList<>();
+        proof.get("anchors").forEach(a -> {
+            if (a.get("chain_id").asLong() == chainId) {
+                on.add(a);
+            }
+        });
+        return (com.fasterxml.jackson.databind.node.ObjectNode) on.get(index);
+    }
+
+    /** The primary anchor chain's id ({@code ANCHOR_CHAIN_ID}, the EIP-712 domain's). */
+    static long primaryChain(Map<String, String> env) {
+        return Long.parseLong(env.get("ANCHOR_CHAIN_ID"));
     }
 
     /** The MCP tool {@code service_verify_mandate}'s report on the mandate (its structured content). */

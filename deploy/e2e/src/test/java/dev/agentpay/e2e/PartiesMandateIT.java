@@ -88,10 +88,7 @@ class PartiesMandateIT {
         given().baseUri(base).header("x-api-key", key).post("/v1/mandates/" + id + "/complete").then().statusCode(200);
 
         // signed_by_proposer, partially_signed, signed_by_all, in_progress, completed: five anchors
-        JsonNode proof = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).until(() -> {
-            JsonNode p = proof(base, id);
-            return p.get("anchors").size() == 5 ? p : null;
-        }, Objects::nonNull);
+        JsonNode proof = MandateProofs.awaitAnchored(env, id, 5);
         assertThat(proof.get("anchor_status").asText()).isEqualTo("anchored");
         List<String> roles = new ArrayList<>();
         proof.get("signatures").forEach(s -> roles.add(s.get("role").asText()));

@@ -42,6 +42,8 @@ import org.junit.jupiter.api.Test;
  * (anchored by the old signer) and completed after it (anchored by the new one): its proof carries anchors of both
  * signers, and the independent CLI and the MCP tool verify it (each anchor's sender a signer of the contract at that
  * block); a proof naming the wrong signer fails. Every mandate of the load is anchored, by one signer or the other.
+ * The stack anchors every transition on two chains (issue 31 item 3: the anchor chain and base, one anchor-service
+ * deployment each): the proofs carry both chains' anchors and the CLI checks each with that chain's RPC.
  * Rotates the shared stack's signer for good (account #0 to #9), so it runs after the other ITs that read it.
  */
 @Order(80)
@@ -67,7 +69,7 @@ class SignerRotationIT {
         String typedData = typedData(base, id);
         sign(base, key, id, "proposer", walletSign(alice, typedData));
         sign(base, key, id, "counterparty", walletSign(bob, typedData));
-        awaitAnchors(base, id, 2);
+        awaitAnchors(env, id, 2);
 
         // load: HMAC mandates created and signed by both, two at a time, before, during and after the rotation
         MandateFlows flows = new MandateFlows(base, key, env.get("SIGNING_SECRET"));
@@ -111,22 +113,33 @@ class SignerRotationIT {
 
         // the wallet mandate completes after the rotation: its last anchors are the new signer's
         given().baseUri(base).header("x-api-key", key).post("/v1/mandates/" + id + "/complete").then().statusCode(200);
-        JsonNode proof = awaitAnchors(base, id, 4);
-        assertThat(proof.get("anchors").get(0).get("signer").asText()).isEqualTo(old);
-        assertThat(proof.get("anchors").get(3).get("signer").asText()).isEqualTo(next);
+        // anchored on both chains of the stack: on the primary by the old signer, then the new; on base by base's signer
+        JsonNode proof = awaitAnchors(env, id, 4);
+        long primary = MandateProofs.primaryChain(env);
+        assertThat(MandateProofs.anchorOn(proof, primary, 0).get("signer").asText()).isEqualTo(old);
+        assertThat(MandateProofs.anchorOn(proof, primary, 3).get("signer").asText()).isEqualTo(next);
+        List<Long> chains = MandateProofs.anchorChains(env);
+        assertThat(chains).as("the local stack anchors on two chains").hasSize(2);
+        String baseSigner = env.get("ANCHOR_BASE_SIGNER_ADDRESS").toLowerCase(Locale.ROOT);
+        for (int i = 0; i < 4; i++) {
+            assertThat(MandateProofs.anchorOn(proof, chains.get(1), i).get("signer").asText()).isEqualTo(baseSigner);
+        }
 
         Path dir = Files.createDirectories(RepoPaths.root().resolve("deploy/e2e/target/proofs"));
         Run ok = verify(dir, proof, env);
         assertThat(ok.exit()).as(ok.out()).isZero();
         assertThat(ok.out()).contains("\nVERIFIED").contains("PASS  anchor_signer:signed_by_both: " + checksum(old))
-                .contains("PASS  anchor_signer:completed: " + checksum(next));
+                .contains("PASS  anchor_signer:completed: " + checksum(next)).contains(checksum(baseSigner));
+        // each of the 4 transitions checked on each chain with that chain's RPC: its log, and its sender a signer there
+        assertThat(ok.out().lines().filter(l -> l.startsWith("PASS  anchor:"))).as(ok.out()).hasSize(8);
+        assertThat(ok.out().lines().filter(l -> l.startsWith("PASS  anchor_signer:"))).as(ok.out()).hasSize(8);
         JsonNode mcp = verifyWithMcp(base, id);
         assertThat(mcp.path("verdict").asText()).as(mcp.toString()).isEqualTo("verified");
         assertThat(mcp.toString()).contains("anchor_signer:signed_by_both", "anchor_signer:completed");
 
         // a proof naming another signer than the one that sent the anchor fails, and says which
         ObjectNode lying = proof.deepCopy();
-        ((ObjectNode) lying.get("anchors").get(3)).put("signer", old);
+        MandateProofs.anchorOn(lying, primary, 3).put("signer", old);
         Run bad = verify(dir, lying, env);
         assertThat(bad.exit()).as(bad.out()).isEqualTo(1);
         assertThat(bad.out()).contains("FAIL  anchor_signer:completed").contains("FAILED: anchor_signer:completed");
@@ -134,8 +147,12 @@ class SignerRotationIT {
         // every mandate of the load is anchored (both transitions), by the old signer or the new one, both seen
         List<String> signers = new ArrayList<>();
         for (String m : load) {
-            JsonNode p = awaitAnchors(base, m, 2);
-            p.get("anchors").forEach(a -> signers.add(a.get("signer").asText()));
+            JsonNode p = awaitAnchors(env, m, 2);
+            p.get("anchors").forEach(a -> {
+                if (a.get("chain_id").asLong() == primary) {
+                    signers.add(a.get("signer").asText());
+                }
+            });
         }
         assertThat(signers).contains(old, next).allMatch(s -> s.equals(old) || s.equals(next));
         // a load mandate anchored by the new signer: nothing fails (HMAC signatures make it unverifiable, not failed)
@@ -153,11 +170,8 @@ class SignerRotationIT {
         return given().baseUri(env.get("ANCHOR_SERVICE_URL")).header("x-admin-key", env.get("ADMIN_API_KEY"));
     }
 
-    private static JsonNode awaitAnchors(String base, String id, int n) {
-        return await("anchors of " + id).atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).until(() -> {
-            JsonNode p = proof(base, id);
-            return p.get("anchors").size() == n ? p : null;
-        }, Objects::nonNull);
+    private static JsonNode awaitAnchors(Map<String, String> env, String id, int n) {
+        return MandateProofs.awaitAnchored(env, id, n);
     }
 
     private static Run verify(Path dir, JsonNode proof, Map<String, String> env) throws Exception {

@@ -28,6 +28,11 @@ final class ChainSetup {
     static final String ANCHOR_NEXT_SIGNER_KEY = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
     /** The address of {@link #ANCHOR_NEXT_SIGNER_KEY}. */
     static final String ANCHOR_NEXT_SIGNER_ADDRESS = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720";
+    /**
+     * anvil default account #8: the anchor signer on base, the second anchor chain (anchor-service README "Several
+     * anchor chains"); its nonces on base belong to the base anchor deployment alone.
+     */
+    static final String ANCHOR_BASE_SIGNER_KEY = "0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97";
     /** anvil default account #1: the development payer. */
     static final String PAYER_KEY = AnvilNode.DEV_KEY_1;
     /** anvil default account #2: pays gas for the facilitator's settlements. */
@@ -67,10 +72,25 @@ final class ChainSetup {
 
         env.put("ANCHOR_RPC_URL", anchor.rpcUrl());
         env.put("ANCHOR_CHAIN_ID", Long.toString(anchor.chainId()));
-        env.put("ANCHOR_CONTRACT_ADDRESS", anchorContract(anchorRpc, deployer, signer));
+        env.put("ANCHOR_CONTRACT_ADDRESS", anchorContract(anchorRpc, deployer, signer, "anchor-contract.address", "anchor",
+                LocalStack.ANCHOR_CHAIN_ID));
         env.put("ANCHOR_SIGNER_ADDRESS", signer);
         env.put("ANCHOR_NEXT_SIGNER_ADDRESS", ANCHOR_NEXT_SIGNER_ADDRESS.toLowerCase(java.util.Locale.ROOT));
         env.put("ANCHOR_EXPLORER_URL", "https://sepolia.basescan.org");
+
+        // The second anchor chain: base, its own MandateAnchor (signer anvil #8) and anchor-service deployment. Every
+        // transition is anchored on both (ANCHOR_CHAINS, primary first); verifiers get one RPC per chain.
+        AnvilNode base = chains.get("base");
+        EvmRpc baseRpc = new EvmRpc(base.rpcUrl());
+        String baseSigner = baseRpc.call("eth_accounts").get(8).asText();
+        env.put("ANCHOR_BASE_RPC_URL", base.rpcUrl());
+        env.put("ANCHOR_BASE_CHAIN_ID", Long.toString(base.chainId()));
+        env.put("ANCHOR_BASE_CONTRACT_ADDRESS", anchorContract(baseRpc, deployer, baseSigner, "anchor-base-contract.address",
+                "base", base.chainId()));
+        env.put("ANCHOR_BASE_SIGNER_ADDRESS", baseSigner);
+        env.put("ANCHOR_BASE_EXPLORER_URL", "https://basescan.org");
+        env.put("ANCHOR_CHAINS", anchor.chainId() + "," + base.chainId());
+        env.put("ANCHOR_RPC_URLS", anchor.chainId() + "=" + anchor.rpcUrl() + "," + base.chainId() + "=" + base.rpcUrl());
 
         for (UsdcInstaller.Canonical c : UsdcInstaller.EVM_CHAINS) {
             AnvilNode node = chains.get(c.chain());
@@ -102,9 +122,10 @@ final class ChainSetup {
         env.put("DEV_PAYER_ADDRESS", payer);
     }
 
-    /** Deploys the anchor contract once; its address is remembered beside the chain state. */
-    private String anchorContract(EvmRpc rpc, String deployer, String signer) throws IOException {
-        Path remembered = local.resolve("data/anchor-contract.address");
+    /** Deploys an anchor contract once per chain; its address is remembered beside the chain state. */
+    private String anchorContract(EvmRpc rpc, String deployer, String signer, String file, String chain, long chainId)
+            throws IOException {
+        Path remembered = local.resolve("data/" + file);
         if (Files.exists(remembered)) {
             String address = Files.readString(remembered).trim();
             if (rpc.getCode(address).length() > 2) {
@@ -112,7 +133,7 @@ final class ChainSetup {
             }
             // The anchor-service database holds transactions sent to this contract: a new contract at a
             // new address would leave them pointing at nothing.
-            throw new LocalStack.StateLost("anchor", LocalStack.ANCHOR_CHAIN_ID,
+            throw new LocalStack.StateLost(chain, chainId,
                     "the anchor contract " + address + " (remembered in " + remembered + ") has no code on the chain");
         }
         Path bin = RepoPaths.root().resolve("anchor-service/src/main/resources/contracts/MandateAnchor.bin");

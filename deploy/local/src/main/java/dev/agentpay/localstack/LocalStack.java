@@ -35,8 +35,18 @@ public final class LocalStack {
     public static final long ANCHOR_CHAIN_ID = 84532;
     public static final String SOLANA_USDC_MINT = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
 
-    /** Services in start order, with their database and default port. */
-    public record Service(String name, String database, int defaultPort) {
+    /** The second anchor chain's chain id: base (issue 31, "Several anchor chains"). */
+    public static final long BASE_CHAIN_ID = 8453;
+
+    /**
+     * Services in start order, with their database, default port and the module whose jar runs them: the six
+     * services, and anchor-service once more for the second anchor chain (one deployment per anchor chain,
+     * anchor-service README "Several anchor chains").
+     */
+    public record Service(String name, String database, int defaultPort, String module) {
+        public Service(String name, String database, int defaultPort) {
+            this(name, database, defaultPort, name);
+        }
     }
 
     public static final List<Service> SERVICES = List.of(
@@ -45,7 +55,8 @@ public final class LocalStack {
             new Service("settlement-watcher", "watcher", 8083),
             new Service("anchor-service", "anchor", 8084),
             new Service("discovery-service", "discovery", 8085),
-            new Service("webhook-dispatcher", "webhook", 8086));
+            new Service("webhook-dispatcher", "webhook", 8086),
+            new Service("anchor-service-base", "anchor_base", 8087, "anchor-service"));
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** When the launcher started (its step timings count from here). */

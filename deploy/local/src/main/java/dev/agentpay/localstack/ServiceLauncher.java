@@ -42,7 +42,7 @@ final class ServiceLauncher {
 
     /** Starts instance {@code instance} (1-based) of a service. */
     ManagedProcess start(LocalStack.Service svc, int instance, PostgresServer pg, KafkaServer kafka, String baseUrl) {
-        Path jar = root.resolve(svc.name()).resolve("target/quarkus-app/quarkus-run.jar");
+        Path jar = root.resolve(svc.module()).resolve("target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: build first (deploy/local/run builds it)");
         }
@@ -74,6 +74,19 @@ final class ServiceLauncher {
             e.put("ANCHOR_SIGNER_KEY", ChainSetup.ANCHOR_SIGNER_KEY);
             // the key a rotation moves to (POST /admin/v1/anchor/signers/rotate), so the local stack can rotate
             e.put("ANCHOR_NEXT_SIGNER_KEY", ChainSetup.ANCHOR_NEXT_SIGNER_KEY);
+            e.put("ANCHOR_CONSUMER_GROUP", "anchor-service");
+        }
+        if (svc.name().equals("anchor-service-base")) {
+            // the second anchor chain's deployment: the same service on base, with its own contract, signer,
+            // database and consumer group (anchor-service README "Several anchor chains")
+            env.forEach((k, v) -> {
+                if (k.startsWith("ANCHOR_BASE_")) {
+                    e.put("ANCHOR_" + k.substring("ANCHOR_BASE_".length()), v);
+                }
+            });
+            e.put("ANCHOR_SIGNER_KEY", ChainSetup.ANCHOR_BASE_SIGNER_KEY);
+            e.remove("ANCHOR_NEXT_SIGNER_KEY");
+            e.put("ANCHOR_CONSUMER_GROUP", "anchor-service-" + LocalStack.BASE_CHAIN_ID);
         }
         if (svc.name().equals("settlement-watcher")) {
             // pays the gas of sweeps (deposit addresses -> seller wallet); holds nothing but gas
@@ -91,7 +104,7 @@ final class ServiceLauncher {
         cmd.addAll(List.of(javaOpts.trim().split("\\s+")));
         cmd.add("-jar");
         cmd.add(jar.toString());
-        ManagedProcess p = ManagedProcess.start(instanceName(svc, instance), cmd, e, root.resolve(svc.name()),
+        ManagedProcess p = ManagedProcess.start(instanceName(svc, instance), cmd, e, root.resolve(svc.module()),
                 logs.resolve(instanceName(svc, instance) + ".log"));
         try {
             Readiness.awaitHttp(http, "http://127.0.0.1:" + port + "/q/health/ready", Duration.ofSeconds(300), p);

@@ -46,6 +46,13 @@ public interface MandateConfig {
         Optional<String> verifyingContract();
     }
 
+    /**
+     * The chains every transition is anchored on, primary first ({@code ANCHOR_CHAINS}, e.g. {@code 84532,8453}: one
+     * anchor-service deployment per chain). A transition is {@code anchored} once each has its receipt,
+     * {@code partially_anchored} before. Unset: {@code eip712.chain-id} alone.
+     */
+    java.util.Optional<java.util.List<Long>> anchorChains();
+
     /** Idempotency-Key settings. */
     Idempotency idempotency();
 

@@ -165,7 +165,7 @@ public class Confirmer extends AnchorStage {
                 }
                 rows.add(new ReceiptRow(item.transitionId(), item.mandateId(), item.mandateHash(), item.state(),
                         config.chainId(), tx.hash(), block, log.logIndex(), tx.signer()));
-                events.add(new AnchorReceiptEvent(new EventHeader(receiptEventId(item.transitionId()), AnchorReceiptEvent.TYPE,
+                events.add(new AnchorReceiptEvent(new EventHeader(receiptEventId(config.chainId(), item.transitionId()), AnchorReceiptEvent.TYPE,
                         item.mandateId(), item.partnerId(), Instant.now(), AnchorReceiptEvent.SCHEMA_VERSION),
                         item.transitionId(), item.mandateHash(), item.state(), config.chainId(), tx.hash(), block, log.logIndex(),
                         config.contractAddress().toLowerCase(Locale.ROOT), tx.signer()));
@@ -207,9 +207,13 @@ public class Confirmer extends AnchorStage {
         })).invoke(() -> lastProgress = Instant.now());
     }
 
-    /** Deterministic per transition, so consumers can dedupe even a receipt recorded twice by mistake. */
-    static UUID receiptEventId(String transitionId) {
-        return UUID.nameUUIDFromBytes(("anchor-receipt:" + transitionId).getBytes(StandardCharsets.UTF_8));
+    /**
+     * Deterministic per transition and chain, so consumers can dedupe even a receipt recorded twice by mistake, and
+     * the receipts of one transition on several anchor chains (one anchor-service deployment per chain, README
+     * "Several anchor chains") are distinct events.
+     */
+    static UUID receiptEventId(long chainId, String transitionId) {
+        return UUID.nameUUIDFromBytes(("anchor-receipt:" + chainId + ":" + transitionId).getBytes(StandardCharsets.UTF_8));
     }
 
     /** For the explorer link of a transaction. */

@@ -35,9 +35,12 @@ public record MandateProof(
         String terms,
         List<Signature> signatures,
         List<Anchor> anchors,
-        /** {@code pending} while a transition after creation waits for its receipt, else {@code anchored} ({@code none}: only created). */
+        /**
+         * {@code pending} while a transition after creation has no receipt, {@code partially_anchored} while one lacks
+         * a chain's of {@code ANCHOR_CHAINS}, else {@code anchored} ({@code none}: only created).
+         */
         String anchorStatus,
-        /** The transitions after creation whose receipt has not been recorded yet (not in {@code anchors}). */
+        /** The transitions after creation without every chain's receipt yet (their recorded chains are in {@code anchors}). */
         List<PendingAnchor> pendingAnchors) {
 
     public static final String FORMAT = "agentpay-mandate-proof/1";
@@ -52,7 +55,8 @@ public record MandateProof(
     }
 
     /**
-     * One anchored transition: the MandateAnchored log carrying {@code mandate_hash} and {@code to_state}, sent by
+     * One chain's anchor of a transition (a transition anchored on several chains has one entry per chain): the
+     * MandateAnchored log carrying {@code mandate_hash} and {@code to_state}, sent by
      * {@code signer} (the anchor signer; null for anchors recorded before signer rotation: the log's {@code sender}
      * is the signer then). A verifier checks the log's sender against the contract's signer history.
      */

@@ -53,19 +53,31 @@ public record MandateView(
     /** One element of {@code transitions}. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonPropertyOrder({"id", "from_state", "to_state", "anchor_status", "anchor_tx_hash", "anchor_block_number", "anchor_chain_id",
-            "anchor_log_index", "anchor_contract", "metadata", "created_at"})
+            "anchor_log_index", "anchor_contract", "anchors", "metadata", "created_at"})
     public record TransitionView(
             String id,
             String fromState,
             String toState,
-            /** {@code none} (the creation row, never anchored), {@code pending} (receipt not yet recorded) or {@code anchored}. */
-            String anchorStatus,
+            /**
+             * {@code none} (the creation row, never anchored), {@code pending} (no chain's receipt recorded yet),
+             * {@code partially_anchored} (some chains of {@code ANCHOR_CHAINS}, not all) or {@code anchored} (every chain).
+             */
+            @Schema(enumeration = {"none", "pending", "partially_anchored", "anchored"}) String anchorStatus,
             String anchorTxHash,
             Long anchorBlockNumber,
             Long anchorChainId,
             Integer anchorLogIndex,
             String anchorContract,
+            @Schema(description = "every chain's anchor of this transition (several anchor chains, issue 31); the anchor_* "
+                    + "fields above are the primary chain's") List<AnchorView> anchors,
             @Schema(type = SchemaType.OBJECT) @JsonRawValue String metadata,
             String createdAt) {
+    }
+
+    /** One chain's anchor of a transition: the MandateAnchored log there. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonPropertyOrder({"chain_id", "contract", "tx_hash", "block_number", "log_index", "signer", "anchored_at"})
+    public record AnchorView(long chainId, String contract, String txHash, long blockNumber, Integer logIndex, String signer,
+            String anchoredAt) {
     }
 }

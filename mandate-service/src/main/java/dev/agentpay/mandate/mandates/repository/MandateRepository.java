@@ -13,6 +13,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -108,25 +109,46 @@ public class MandateRepository {
                 .replaceWithVoid();
     }
 
-    /** The mandate's transitions, oldest first. */
+    /** Every chain's anchors of a transition as one JSON array column ({@code anchors}), by chain id. */
+    private static final String WITH_ANCHORS = ", (select coalesce(json_agg(json_build_object('chain_id', a.chain_id,"
+            + " 'tx_hash', a.tx_hash, 'block_number', a.block_number, 'log_index', a.log_index, 'contract', a.contract,"
+            + " 'signer', a.signer, 'anchored_at', a.anchored_at) order by a.chain_id), '[]'::json)"
+            + " from transition_anchor a where a.transition_id = mandate_transition.id) as anchors";
+
+    @Inject
+    AnchorChains anchorChains;
+
+    /** The mandate's transitions, oldest first, each with every chain's anchor. */
     public Uni<List<Transition>> transitions(SqlClient sql, String mandateId) {
-        return sql.preparedQuery("select " + TRANSITION_COLUMNS + " from mandate_transition where mandate_id = $1 order by seq")
+        List<Long> chains = anchorChains.ids();
+        return sql.preparedQuery("select " + TRANSITION_COLUMNS + WITH_ANCHORS + " from mandate_transition where mandate_id = $1 order by seq")
                 .execute(Tuple.of(mandateId))
-                .map(rs -> Rows.list(rs, r -> mapTransition(r)));
+                .map(rs -> Rows.list(rs, r -> mapTransition(r, chains)));
     }
 
     /**
-     * Records the on-chain anchor of one transition. Returns how many rows changed: 0 when the transition
-     * is unknown, belongs to another mandate, or is the creation row (never anchored, per the spec).
+     * Records one chain's on-chain anchor of one transition (a later receipt of the same chain replaces it): the
+     * primary chain's also on the transition row ({@code anchor_*}). Returns how many anchors were written: 0 when the
+     * transition is unknown, belongs to another mandate, or is the creation row (never anchored, per the spec).
      */
     public Uni<Integer> anchor(SqlClient sql, UUID transitionId, String mandateId, String txHash, long blockNumber,
             long chainId, int logIndex, String contract, String signer, Instant anchoredAt) {
-        return sql.preparedQuery("update mandate_transition set anchor_tx_hash = $3, anchor_block_number = $4,"
-                        + " anchor_chain_id = $5, anchored_at = $6, anchor_log_index = $7, anchor_contract = $8, anchor_signer = $9"
-                        + " where id = $1 and mandate_id = $2 and from_state is not null")
-                .execute(Tuple.from(Arrays.asList(transitionId, mandateId, txHash, blockNumber, chainId, db(anchoredAt),
-                        logIndex, contract, signer)))
-                .map(rs -> rs.rowCount());
+        return sql.preparedQuery("insert into transition_anchor (transition_id, chain_id, tx_hash, block_number, log_index,"
+                        + " contract, signer, anchored_at) select t.id, $3, $4, $5, $6, $7, $8, $9 from mandate_transition t"
+                        + " where t.id = $1 and t.mandate_id = $2 and t.from_state is not null"
+                        // a re-anchor on the same chain (a new receipt event) replaces that chain's anchor, as before
+                        + " on conflict (transition_id, chain_id) do update set tx_hash = excluded.tx_hash,"
+                        + " block_number = excluded.block_number, log_index = excluded.log_index, contract = excluded.contract,"
+                        + " signer = excluded.signer, anchored_at = excluded.anchored_at")
+                .execute(Tuple.from(Arrays.asList(transitionId, mandateId, chainId, txHash, blockNumber, logIndex, contract,
+                        signer, db(anchoredAt))))
+                .flatMap(rs -> rs.rowCount() == 0 || chainId != anchorChains.primary() ? Uni.createFrom().item(rs.rowCount())
+                        : sql.preparedQuery("update mandate_transition set anchor_tx_hash = $3, anchor_block_number = $4,"
+                                        + " anchor_chain_id = $5, anchored_at = $6, anchor_log_index = $7, anchor_contract = $8,"
+                                        + " anchor_signer = $9 where id = $1 and mandate_id = $2")
+                                .execute(Tuple.from(Arrays.asList(transitionId, mandateId, txHash, blockNumber, chainId,
+                                        db(anchoredAt), logIndex, contract, signer)))
+                                .replaceWith(rs.rowCount()));
     }
 
     /**
@@ -175,12 +197,23 @@ public class MandateRepository {
         return m;
     }
 
-    private static Transition mapTransition(Row r) {
+    private static Transition mapTransition(Row r, List<Long> chains) {
         String from = r.getString("from_state");
+        List<Transition.ChainAnchor> anchors = new java.util.ArrayList<>();
+        Object json = r.getValue("anchors");
+        io.vertx.core.json.JsonArray array = json instanceof io.vertx.core.json.JsonArray a ? a
+                : new io.vertx.core.json.JsonArray(String.valueOf(json));
+        for (int i = 0; i < array.size(); i++) {
+            io.vertx.core.json.JsonObject a = array.getJsonObject(i);
+            anchors.add(new Transition.ChainAnchor(a.getLong("chain_id"), a.getString("tx_hash"), a.getLong("block_number"),
+                    a.getInteger("log_index"), a.getString("contract"), a.getString("signer"),
+                    java.time.OffsetDateTime.parse(a.getString("anchored_at")).toInstant()));
+        }
         return new Transition(r.getUUID("id"), r.getString("mandate_id"), r.getInteger("seq"),
                 from == null ? null : MandateState.fromWire(from), MandateState.fromWire(r.getString("to_state")),
                 r.getString("metadata"), r.getString("anchor_tx_hash"), r.getLong("anchor_block_number"),
                 r.getLong("anchor_chain_id"), instant(r, "anchored_at"), instant(r, "created_at"),
-                r.getInteger("anchor_log_index"), r.getString("anchor_contract"), r.getString("anchor_signer"));
+                r.getInteger("anchor_log_index"), r.getString("anchor_contract"), r.getString("anchor_signer"),
+                List.copyOf(anchors), chains);
     }
 }

@@ -103,12 +103,14 @@ public class MandateQueries {
             }
             return mandates.transitions(conn, m.id).map(ts -> {
                 List<MandateProof.Signature> sigs = m.signers().stream().map(p -> proofSignature(m, p)).toList();
-                List<MandateProof.Anchor> anchors = ts.stream().filter(t -> t.anchorTxHash() != null)
-                        .map(t -> new MandateProof.Anchor(t.toState().wire(), t.anchorChainId(), t.anchorContract(),
-                                t.anchorTxHash(), t.anchorBlockNumber(), t.anchorLogIndex(), t.anchorSigner()))
+                // one entry per transition and chain (several anchor chains: each chain's log is checked with its own RPC)
+                List<MandateProof.Anchor> anchors = ts.stream().flatMap(t -> t.anchors().stream()
+                        .map(a -> new MandateProof.Anchor(t.toState().wire(), a.chainId(), a.contract(), a.txHash(),
+                                a.blockNumber(), a.logIndex(), a.signer())))
                         .toList();
                 List<MandateProof.PendingAnchor> pending = ts.stream()
-                        .filter(t -> Transition.ANCHOR_PENDING.equals(t.anchorStatus()))
+                        .filter(t -> Transition.ANCHOR_PENDING.equals(t.anchorStatus())
+                                || Transition.ANCHOR_PARTIAL.equals(t.anchorStatus()))
                         .map(t -> new MandateProof.PendingAnchor(t.toState().wire(), t.id().toString(), t.anchorStatus()))
                         .toList();
                 return new MandateProof(MandateProof.FORMAT, m.id, m.state.wire(), m.protoVersion,

@@ -28,7 +28,13 @@ public final class MandateViews {
                 transitions == null ? null : transitions.stream().map(t -> new MandateView.TransitionView(t.id().toString(),
                         t.fromState() == null ? null : t.fromState().wire(), t.toState().wire(), t.anchorStatus(),
                         t.anchorTxHash(),
-                        t.anchorBlockNumber(), t.anchorChainId(), t.anchorLogIndex(), t.anchorContract(), t.metadata(),
+                        t.anchorBlockNumber(), t.anchorChainId(), t.anchorLogIndex(), t.anchorContract(),
+                        t.anchors().stream().map(MandateViews::anchor).toList(), t.metadata(),
                         ApiJson.time(t.createdAt()))).toList());
+    }
+
+    public static MandateView.AnchorView anchor(Transition.ChainAnchor a) {
+        return new MandateView.AnchorView(a.chainId(), a.contract(), a.txHash(), a.blockNumber(), a.logIndex(), a.signer(),
+                ApiJson.time(a.anchoredAt()));
     }
 }

@@ -85,11 +85,11 @@ public class ReceiptService {
     }
 
     /**
-     * Records anchor-service's receipt on the transition it anchors and, when that changed a row, writes
-     * {@code mandate.anchored} to the outbox in the same transaction: the webhook that tells a client the
-     * {@code anchor_tx_hash} it saw as null (anchor_status {@code pending}) is now set. The event carries the
-     * full Mandate row as it now reads, {@code transitionId} and {@code toState} of the anchored transition,
-     * and no {@code fromState} (not a state change; anchor-service never anchors it).
+     * Records anchor-service's receipt (one chain's) on the transition it anchors and, when that added the chain's
+     * anchor, writes {@code mandate.anchored} to the outbox in the same transaction: one event per transition and
+     * chain. The event carries the full Mandate row as it now reads plus {@code anchor} (the chain, tx and log this
+     * event announces, with {@code transition_id} and {@code to_state}), {@code transitionId} and {@code toState}
+     * of the anchored transition, and no {@code fromState} (not a state change; anchor-service never anchors it).
      *
      * @return the rows changed: 0 for an unknown transition, another mandate's, or the creation row
      */
@@ -100,7 +100,14 @@ public class ReceiptService {
                         : mandates.findAny(tx, mandateId).flatMap(m -> mandates.transitions(tx, mandateId).flatMap(ts -> {
                             Transition anchored = ts.stream().filter(t -> t.id().equals(transitionId)).findFirst()
                                     .orElseThrow();
-                            JsonNode row = EventCodec.mapper().valueToTree(MandateViews.view(m, ts));
+                            com.fasterxml.jackson.databind.node.ObjectNode row = EventCodec.mapper().valueToTree(MandateViews.view(m, ts));
+                            // which chain's anchor this event announces (one mandate.anchored per chain and transition)
+                            anchored.anchors().stream().filter(a -> a.chainId() == chainId).findFirst().ifPresent(a -> {
+                                com.fasterxml.jackson.databind.node.ObjectNode anchor = EventCodec.mapper().valueToTree(MandateViews.anchor(a));
+                                anchor.put("transition_id", transitionId.toString());
+                                anchor.put("to_state", anchored.toState().wire());
+                                row.set("anchor", anchor);
+                            });
                             MandateEvent event = new MandateEvent(EventHeader.of(MandateEvent.ANCHORED, m.id,
                                     m.partnerId, now, MandateEvent.SCHEMA_VERSION), transitionId.toString(), null,
                                     anchored.toState().wire(), m.protoMandateHash, row);
