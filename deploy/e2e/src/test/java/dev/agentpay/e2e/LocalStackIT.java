@@ -147,9 +147,9 @@ class LocalStackIT {
         }
         // one mandate.anchored per transition and chain, naming its chain
         List<String> perChain = new java.util.ArrayList<>();
-        for (long chain : MandateProofs.anchorChains(env)) {
-            perChain.add(chain + ":signed_by_proposer");
-            perChain.add(chain + ":signed_by_both");
+        for (long chainId : MandateProofs.anchorChains(env)) {
+            perChain.add(chainId + ":signed_by_proposer");
+            perChain.add(chainId + ":signed_by_both");
         }
         assertThat(announced).extracting(v -> v.at("/mandate/anchor/chain_id").asLong() + ":" + v.path("toState").asText())
                 .containsExactlyInAnyOrderElementsOf(perChain);
