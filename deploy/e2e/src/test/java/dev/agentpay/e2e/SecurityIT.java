@@ -36,6 +36,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 @Order(2)
 class SecurityIT {
 
+    /** The second anchor chain's signer on the local stack (deploy/local ChainSetup: anvil account #8, base). */
+    static final String BASE_ANCHOR_SIGNER_KEY = "0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97";
+
     static Map<String, String> env;
     static String base;
     static LocalStackProcess stack;
@@ -141,7 +144,8 @@ class SecurityIT {
             logs = s.filter(Files::isRegularFile).sorted().toList();
         }
         assertThat(logs).as("service logs").anyMatch(p -> p.getFileName().toString().equals("mandate-service.log"))
-                .anyMatch(p -> p.getFileName().toString().equals("anchor-service.log"));
+                .anyMatch(p -> p.getFileName().toString().equals("anchor-service.log"))
+                .anyMatch(p -> p.getFileName().toString().equals("anchor-service-base.log"));
         List<String> found = new ArrayList<>();
         long bytes = 0;
         for (Path log : logs) {
@@ -153,6 +157,7 @@ class SecurityIT {
             if (!log.getFileName().toString().startsWith("anvil-")) {
                 wanted.put("DEV_PAYER_PRIVATE_KEY", env.get("DEV_PAYER_PRIVATE_KEY"));
                 wanted.put("anchor signer key", dev.agentpay.localstack.AnvilNode.DEV_KEY_0);
+                wanted.put("base anchor signer key", BASE_ANCHOR_SIGNER_KEY);
             }
             wanted.forEach((name, value) -> {
                 if (value != null && text.contains(strip0x(value))) {

@@ -26,7 +26,8 @@ class StackStopIT {
             LogEvidence.secret(k, env.get(k));
         }
         List<String> findings = LogEvidence.findings(stack.stateDir.resolve("logs"), Map.of(
-                "DEV_PAYER_PRIVATE_KEY", env.get("DEV_PAYER_PRIVATE_KEY"), "anchor signer key", dev.agentpay.localstack.AnvilNode.DEV_KEY_0));
+                "DEV_PAYER_PRIVATE_KEY", env.get("DEV_PAYER_PRIVATE_KEY"), "anchor signer key", dev.agentpay.localstack.AnvilNode.DEV_KEY_0,
+                "base anchor signer key", SecurityIT.BASE_ANCHOR_SIGNER_KEY));
         assertThat(findings).as("secrets or forged lines in the logs after the whole suite (%d secrets searched)",
                 LogEvidence.secrets().size()).isEmpty();
         List<Long> children = SharedStack.stop();
