@@ -73,7 +73,7 @@ final class ReplicatedStack {
                         HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
     }
 
-    private static final Pattern INSTANCE = Pattern.compile("([a-z]+-[a-z]+)(?:-(\\d+))?");
+    private static final Pattern INSTANCE = Pattern.compile("([a-z]+(?:-[a-z]+)*)(?:-(\\d+))?");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     static synchronized void stop() throws InterruptedException {

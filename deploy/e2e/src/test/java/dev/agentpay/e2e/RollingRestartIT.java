@@ -59,12 +59,12 @@ class RollingRestartIT {
     static final Map<String, String> GROUPS = Map.of("mandate-service", "mandate-service.anchor-receipts",
             "invoice-service", "invoice-service", "settlement-watcher", "settlement-watcher-deposits",
             "anchor-service", "anchor-service", "discovery-service", "discovery-trust-mandates",
-            "webhook-dispatcher", "webhook-dispatcher-mandate");
+            "webhook-dispatcher", "webhook-dispatcher-mandate", "anchor-service-base", "anchor-service-8453");
     /** The lease a service's instance may hold (base's chain stands for the watcher's chains). */
     static final Map<String, String> LEASES = Map.of("anchor-service", "anchor:anchor-service.signer",
-            "settlement-watcher", "watcher:settlement-watcher.chain.base");
+            "settlement-watcher", "watcher:settlement-watcher.chain.base", "anchor-service-base", "anchor_base:anchor-service.signer");
     static final List<String> SERVICES = List.of("mandate-service", "invoice-service", "settlement-watcher", "anchor-service",
-            "discovery-service", "webhook-dispatcher");
+            "discovery-service", "webhook-dispatcher", "anchor-service-base");
     private static final ObjectMapper JSON = new ObjectMapper();
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
