@@ -92,8 +92,14 @@ class VerifiableMandateIT {
         }, "anchor:completed");
         assertTampered(dir, proof, env, p -> ((ObjectNode) p.at("/typed_data/domain")).put("chainId", 8453),
                 "mandate_hash");
-        assertTampered(dir, proof, env, p -> ((ObjectNode) p.get("anchors").get(1)).put("chain_id", 8453),
-                "anchor:signed_by_both");
+        // an anchor moved to another chain (issue 31 item 3: anchors on several chains, one --rpc-url per chain) is
+        // looked up on that chain's RPC: none given here, so it is not checked (unverifiable, not verified), and the
+        // proof's anchors now span two chains, so every anchor check is named with its chain
+        Run moved = verify(dir, proof, p -> ((ObjectNode) p.get("anchors").get(1)).put("chain_id", 8453), env);
+        assertThat(moved.exit()).as(moved.out()).isEqualTo(3);
+        assertThat(moved.out()).contains("NOTE  anchor:signed_by_both@8453: not checked: no --rpc-url for chain 8453")
+                .contains("PASS  anchor:completed@" + env.get("ANCHOR_CHAIN_ID")).doesNotContain("FAIL ")
+                .contains("UNVERIFIABLE: nothing failed, but not checked: anchor:signed_by_both@8453");
         assertTampered(dir, proof, env, p -> ((ObjectNode) p).put("terms", p.get("terms").asText().replace("40", "4000")),
                 "terms_hash");
         assertTampered(dir, proof, env, p -> {
