@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentpay.discovery.verification.client.AnchorChainClient;
 import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.inject.Vetoed;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -37,7 +38,11 @@ class MandateVerifierChainsTest {
     static final String SIGNER = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
     static final List<String> STATES = List.of("signed_by_all", "completed");
 
-    /** Fake RPCs of the chains in {@code served}: every proof anchor's receipt, and the signer history of each contract. */
+    /**
+     * Fake RPCs of the chains in {@code served}: every proof anchor's receipt, and the signer history of each contract.
+     * Vetoed: not a bean of the Quarkus tests (it inherits the client's scope).
+     */
+    @Vetoed
     static class FakeChains extends AnchorChainClient {
         final Set<Long> served;
         final String mandateHash;
