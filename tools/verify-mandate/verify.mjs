@@ -4,6 +4,10 @@
 //
 //   node verify.mjs --proof proof.json --rpc-url http://127.0.0.1:8545
 //   node verify.mjs --base-url http://127.0.0.1:8080 --mandate mnd_... --rpc-url https://sepolia.base.org
+//   node verify.mjs --proof proof.json --rpc-url 84532=https://sepolia.base.org --rpc-url 8453=https://mainnet.base.org
+//   --rpc-url is repeatable, one per anchor chain: URL (serves whatever chain its eth_chainId reports) or
+//   CHAINID=URL (must serve that chain). Each anchor is looked up on its own chain_id's RPC; an anchor on a chain
+//   no --rpc-url serves is reported as not checked (unverifiable), not as failed.
 //   options: --json (machine-readable report), --require-public-signatures (an HMAC signature, which no
 //   third party can check, fails instead of being reported as unverifiable)
 //
@@ -29,21 +33,58 @@ const CAIP10 = /^eip155:([1-9][0-9]{0,17}):(0x[0-9a-fA-F]{40})$/;
 
 function usage(msg) {
   if (msg) console.error(`verify-mandate: ${msg}`);
-  console.error('usage: verify.mjs (--proof FILE | --base-url URL --mandate ID) --rpc-url URL [--json] [--require-public-signatures]');
+  console.error('usage: verify.mjs (--proof FILE | --base-url URL --mandate ID) --rpc-url [CHAINID=]URL [--rpc-url ...] [--json] [--require-public-signatures]');
   process.exit(2);
 }
 
 function args(argv) {
-  const out = {};
+  const out = { 'rpc-url': [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json' || a === '--require-public-signatures') out[a.slice(2)] = true;
     else if (['--proof', '--base-url', '--mandate', '--rpc-url'].includes(a)) {
       if (i + 1 >= argv.length) usage(`${a} needs a value`);
-      out[a.slice(2)] = argv[++i];
+      if (a === '--rpc-url') out['rpc-url'].push(rpcSpec(argv[++i]));
+      else out[a.slice(2)] = argv[++i];
     } else usage(`unknown argument ${a}`);
   }
   return out;
+}
+
+/** One --rpc-url: CHAINID=URL (the chain it must serve) or URL (the chain its eth_chainId reports). */
+function rpcSpec(v) {
+  const m = /^([0-9]+)=(.+)$/.exec(v);
+  if (m) {
+    const chainId = Number(m[1]);
+    if (!Number.isSafeInteger(chainId) || chainId <= 0) usage(`--rpc-url ${v}: ${m[1]} is not a chain id`);
+    if (!/^https?:\/\//.test(m[2])) usage(`--rpc-url ${v}: ${m[2]} is not an http(s) URL`);
+    return { chainId, url: m[2] };
+  }
+  if (!/^https?:\/\//.test(v)) usage(`--rpc-url ${v}: give URL or CHAINID=URL (an http(s) URL)`);
+  return { chainId: null, url: v };
+}
+
+/**
+ * The anchor RPCs by chain id: each endpoint is asked eth_chainId; one given as CHAINID=URL must serve that chain,
+ * and two endpoints for one chain are refused (bad usage, thrown). Asked only when the proof has anchors.
+ */
+async function rpcClients(specs) {
+  const clients = new Map();
+  for (const s of specs) {
+    const client = createPublicClient({ transport: http(s.url, { timeout: 15000, retryCount: 1 }) });
+    let served;
+    try {
+      served = await client.getChainId();
+    } catch (e) {
+      throw new Error(`--rpc-url ${s.url}: eth_chainId did not answer: ${e.shortMessage ?? e.message}`);
+    }
+    if (s.chainId != null && s.chainId !== served) {
+      throw new Error(`--rpc-url ${s.chainId}=${s.url}: that RPC serves chain ${served}, not ${s.chainId}`);
+    }
+    if (clients.has(served)) throw new Error(`--rpc-url: two RPCs given for chain ${served}`);
+    clients.set(served, client);
+  }
+  return clients;
 }
 
 /** The proof's terms text as a value, or undefined when it is not JSON. */
@@ -76,7 +117,7 @@ function partiesCheck(check, signed, signatures, where) {
   check('parties', same, `${where} name ${named.length} parties ${named.join(', ')}${same ? '' : `; the signatures name ${signing.join(', ')}`}`);
 }
 
-async function verify(proof, rpcUrl, requirePublic) {
+async function verify(proof, rpcSpecs, requirePublic) {
   const checks = [];
   const check = (name, ok, detail) => checks.push({ name, ok: ok === true ? true : ok === null ? null : false, detail });
 
@@ -144,25 +185,34 @@ async function verify(proof, rpcUrl, requirePublic) {
   // 3. every anchor is a MandateAnchored log on chain carrying this hash and state
   const pending = proof.pending_anchors ?? [];
   if (pending.length > 0) {
-    check('pending_anchors', null, `${pending.length} transition(s) wait for their anchor receipt: ${pending.map((p) => p.to_state).join(', ')}`);
+    // a transition stays pending until it is anchored on every configured chain: partially_anchored when some
+    // chain's anchor is in anchors[] already
+    check('pending_anchors', null, `${pending.length} transition(s) wait for anchor receipts (proof anchor_status ${proof.anchor_status}): `
+      + pending.map((p) => `${p.to_state} (${p.anchor_status ?? 'pending'})`).join(', '));
   }
   const anchors = proof.anchors ?? [];
-  check('anchors', anchors.length > 0 ? true : null, `${anchors.length} anchored transition(s)`);
+  // One entry per (transition, chain). Names stay those of a one-chain proof (anchor:<state>) when every anchor is
+  // on one chain; when the anchors span several chains each name carries its chain: anchor:<state>@<chainId>.
+  const chains = [...new Set(anchors.map((a) => a.chain_id))];
+  const at = (a) => (chains.length > 1 ? `@${a.chain_id}` : '');
+  const transitions = new Set(anchors.map((a) => a.to_state)).size;
+  check('anchors', anchors.length > 0 ? true : null,
+    `${anchors.length} anchor(s) of ${transitions} transition(s)${chains.length > 0 ? ` on chain(s) ${chains.join(', ')}` : ''}`);
   if (anchors.length > 0) {
-    const client = createPublicClient({ transport: http(rpcUrl, { timeout: 15000, retryCount: 1 }) });
-    const chainId = await client.getChainId();
+    const clients = await rpcClients(rpcSpecs);
     const histories = new Map();
     for (const a of anchors) {
-      const name = `anchor:${a.to_state}`;
-      if (a.chain_id !== chainId) {
-        check(name, false, `anchored on chain ${a.chain_id}, the RPC serves chain ${chainId}`);
+      const name = `anchor:${a.to_state}${at(a)}`;
+      const client = clients.get(a.chain_id);
+      if (!client) {
+        check(name, null, `not checked: no --rpc-url for chain ${a.chain_id} (given: ${[...clients.keys()].join(', ') || 'none'})`);
         continue;
       }
       let receipt;
       try {
         receipt = await client.getTransactionReceipt({ hash: a.tx_hash });
       } catch (e) {
-        check(name, false, `transaction ${a.tx_hash} not found: ${e.shortMessage ?? e.message}`);
+        check(name, false, `transaction ${a.tx_hash} not found on chain ${a.chain_id}: ${e.shortMessage ?? e.message}`);
         continue;
       }
       if (receipt.status !== 'success') { check(name, false, `transaction ${a.tx_hash} reverted`); continue; }
@@ -184,13 +234,21 @@ async function verify(proof, rpcUrl, requirePublic) {
         continue;
       }
       const ok = ev.args.mandateHash === proof.mandate_hash && ev.args.state === a.to_state;
-      check(name, ok, `block ${a.block_number} log ${a.log_index}: MandateAnchored(${ev.args.mandateHash}, "${ev.args.state}") by ${ev.args.sender}`);
-      check(`anchor_signer:${a.to_state}`, ...await signerCheck(client, a, ev.args.sender, histories));
+      check(name, ok, `chain ${a.chain_id} block ${a.block_number} log ${a.log_index}: MandateAnchored(${ev.args.mandateHash}, "${ev.args.state}") by ${ev.args.sender}`);
+      check(`anchor_signer:${a.to_state}${at(a)}`, ...await signerCheck(client, a, ev.args.sender, histories));
     }
     if (proof.hash_scheme === 'eip712') {
+      // the signed domain names the primary chain and its contract: the anchors on that chain must be at that
+      // contract; anchors on other chains have their own contract
       const vc = proof.typed_data?.domain?.verifyingContract?.toLowerCase();
-      check('domain', anchors.every((a) => String(a.contract).toLowerCase() === vc && a.chain_id === Number(proof.typed_data.domain.chainId)),
-        `the signed domain names chain ${proof.typed_data?.domain?.chainId} contract ${vc}`);
+      const dc = Number(proof.typed_data?.domain?.chainId);
+      const onDomain = anchors.filter((a) => a.chain_id === dc);
+      const wrong = onDomain.filter((a) => String(a.contract).toLowerCase() !== vc);
+      check('domain', onDomain.length === 0 ? null : wrong.length === 0,
+        `the signed domain names chain ${proof.typed_data?.domain?.chainId} contract ${vc}: `
+        + (onDomain.length === 0 ? 'no anchor on that chain yet'
+          : wrong.length === 0 ? `its ${onDomain.length} anchor(s) on that chain are at that contract`
+            : `anchored there at ${wrong.map((a) => `${a.contract} (${a.to_state})`).join(', ')}`));
     }
   }
   return checks;
@@ -207,7 +265,8 @@ async function signerCheck(client, a, sender, histories) {
     return [false, `the proof names signer ${a.signer} but the log was sent by ${sender}`];
   }
   const contract = getAddress(a.contract);
-  let history = histories.get(contract);
+  const key = `${a.chain_id}:${contract}`;
+  let history = histories.get(key);
   if (!history) {
     try {
       const logs = await client.getLogs({ address: contract, events: [SIGNER_ADDED, SIGNER_REMOVED], fromBlock: 0n, toBlock: 'latest' });
@@ -217,7 +276,7 @@ async function signerCheck(client, a, sender, histories) {
     } catch (e) {
       return [null, `the contract's signer history could not be read: ${e.shortMessage ?? e.message}`];
     }
-    histories.set(contract, history);
+    histories.set(key, history);
   }
   const who = getAddress(sender);
   if (history.length === 0) {
@@ -252,7 +311,7 @@ function withoutDomain(types) {
 
 const o = args(process.argv.slice(2));
 if (!o.proof && !(o['base-url'] && o.mandate)) usage('give --proof FILE, or --base-url and --mandate');
-if (!o['rpc-url']) usage('--rpc-url is required (the anchor network)');
+if (o['rpc-url'].length === 0) usage('--rpc-url is required (an RPC of an anchor chain; repeat it, one per chain)');
 let proof;
 try {
   proof = await loadProof(o);

@@ -12,6 +12,7 @@ import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.MandateEvent;
+import dev.agentpay.commons.events.Topics;
 import dev.agentpay.discovery.testing.UpstreamStubResource;
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
@@ -19,8 +20,10 @@ import dev.agentpay.localstack.testing.TestKafka;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -81,6 +84,36 @@ class TrustSignalsTest {
         assertThat(section.getString("rebuilt_at")).isNotBlank();
     }
 
+    /**
+     * Issue 31 item 3: every transition is anchored on each chain of {@code ANCHOR_CHAINS}, so it has one receipt per
+     * chain (same transition id, another chain id, transaction and event id). Counted once per transition, and the
+     * second chain's receipt is no error (no dead letter).
+     */
+    @Test
+    void aTransitionAnchoredOnSeveralChainsCountsOnceAndNothingIsDeadLettered() throws Exception {
+        Map<String, Integer> base = metrics(rebuildAndRead());
+        try (ConsumerTask<String, String> dlt = TestKafka.collect(Topics.DLT_DISCOVERY_ANCHOR_RECEIPTS)) {
+            String m = "mnd_" + UUID.randomUUID();
+            String t1 = "tr-" + UUID.randomUUID();
+            String t2 = "tr-" + UUID.randomUUID();
+            List<AnchorReceiptEvent> receipts = List.of(anchor(m, t1, 84532), anchor(m, t1, 8453), anchor(m, t2, 8453),
+                    anchor(m, t2, 84532), anchor(m, t2, 10));
+            receipts.forEach(r -> send(r, m));
+            // a sentinel behind them on the same partition
+            send(anchor("mnd_" + UUID.randomUUID(), "tr-" + UUID.randomUUID(), 8453), m);
+            Map<String, Integer> expected = Map.of(
+                    "drs_receipts_issued", base.get("drs_receipts_issued"),
+                    "mandates_anchored", base.get("mandates_anchored") + 2,
+                    "anchored_transitions", base.get("anchored_transitions") + 3,
+                    "invoices_settled", base.get("invoices_settled"));
+            await("each transition counted once, whatever its chains").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+                    .until(() -> metrics(rebuildAndRead()), equalTo(expected));
+            List<String> ids = receipts.stream().map(r -> r.eventId().toString()).toList();
+            assertThat(dlt.getRecords()).noneMatch(r -> ids.contains(TestKafka.header(r, "event-id"))
+                    || (r.value() != null && ids.stream().anyMatch(r.value()::contains)));
+        }
+    }
+
     private static JsonPath rebuildAndRead() {
         given().header("x-admin-key", ADMIN).post("/disco/admin/trust-signals/rebuild").then().statusCode(200);
         return given().get("/disco/sections/trust_signals.json").then().statusCode(200).extract().jsonPath();
@@ -99,8 +132,13 @@ class TrustSignalsTest {
     }
 
     static AnchorReceiptEvent anchor(String mandateId, String transitionId) {
+        return anchor(mandateId, transitionId, 84532);
+    }
+
+    /** A receipt of {@code transitionId} on {@code chainId}: its own event id and transaction. */
+    static AnchorReceiptEvent anchor(String mandateId, String transitionId, long chainId) {
         return new AnchorReceiptEvent(EventHeader.of(AnchorReceiptEvent.TYPE, mandateId, "partner-1", Instant.now(), 1),
-                transitionId, "0x" + "12".repeat(32), "signed_by_both", 84532, "0x" + UUID.randomUUID().toString().replace("-", "").repeat(2),
+                transitionId, "0x" + "12".repeat(32), "signed_by_both", chainId, "0x" + UUID.randomUUID().toString().replace("-", "").repeat(2),
                 10, 0);
     }
 

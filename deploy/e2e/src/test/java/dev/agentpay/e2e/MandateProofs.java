@@ -116,6 +116,29 @@ final class MandateProofs {
         return (com.fasterxml.jackson.databind.node.ObjectNode) on.get(index);
     }
 
+    /**
+     * The names the verifiers give the checks of {@code kind} ({@code anchor} or {@code anchor_signer}) of each state: one
+     * per anchor chain of the stack, {@code <kind>:<state>@<chainId>}, when the stack anchors on several chains (else
+     * {@code <kind>:<state>}).
+     */
+    static List<String> anchorChecks(Map<String, String> env, String kind, String... states) {
+        List<Long> chains = anchorChains(env);
+        List<String> out = new ArrayList<>();
+        for (String state : states) {
+            if (chains.size() == 1) {
+                out.add(kind + ":" + state);
+            } else {
+                chains.forEach(c -> out.add(kind + ":" + state + "@" + c));
+            }
+        }
+        return out;
+    }
+
+    /** The name of the check of {@code kind} of {@code state} on the primary chain (see {@link #anchorChecks}). */
+    static String primaryCheck(Map<String, String> env, String kind, String state) {
+        return anchorChains(env).size() == 1 ? kind + ":" + state : kind + ":" + state + "@" + primaryChain(env);
+    }
+
     /** The primary anchor chain's id ({@code ANCHOR_CHAIN_ID}, the EIP-712 domain's). */
     static long primaryChain(Map<String, String> env) {
         return Long.parseLong(env.get("ANCHOR_CHAIN_ID"));

@@ -128,8 +128,10 @@ class SignerRotationIT {
         Path dir = Files.createDirectories(RepoPaths.root().resolve("deploy/e2e/target/proofs"));
         Run ok = verify(dir, proof, env);
         assertThat(ok.exit()).as(ok.out()).isZero();
-        assertThat(ok.out()).contains("\nVERIFIED").contains("PASS  anchor_signer:signed_by_both: " + checksum(old))
-                .contains("PASS  anchor_signer:completed: " + checksum(next)).contains(checksum(baseSigner));
+        assertThat(ok.out()).contains("\nVERIFIED")
+                .contains("PASS  " + MandateProofs.primaryCheck(env, "anchor_signer", "signed_by_both") + ": " + checksum(old))
+                .contains("PASS  " + MandateProofs.primaryCheck(env, "anchor_signer", "completed") + ": " + checksum(next))
+                .contains("PASS  anchor_signer:completed@" + chains.get(1) + ": " + checksum(baseSigner));
         // each of the 4 transitions checked on each chain with that chain's RPC: its log, and its sender a signer there
         assertThat(ok.out().lines().filter(l -> l.startsWith("PASS  anchor:"))).as(ok.out()).hasSize(8);
         assertThat(ok.out().lines().filter(l -> l.startsWith("PASS  anchor_signer:"))).as(ok.out()).hasSize(8);

@@ -52,10 +52,18 @@ public interface DiscoveryConfig {
     Mcp mcp();
 
     /**
-     * JSON-RPC URL of the anchor network ({@code ANCHOR_RPC_URL}), where {@code service_verify_mandate} looks
-     * up each anchor's transaction receipt. Unset: that tool reports the anchors as not checked.
+     * JSON-RPC URL of an anchor chain ({@code ANCHOR_RPC_URL}), where {@code service_verify_mandate} looks up the
+     * receipts of the anchors on the chain it reports ({@code eth_chainId}), when {@link #anchorRpcUrls()} is unset.
+     * Neither set: that tool reports the anchors as not checked.
      */
     Optional<String> anchorRpcUrl();
+
+    /**
+     * One JSON-RPC URL per anchor chain ({@code ANCHOR_RPC_URLS}): comma-separated {@code chainId=url} pairs, e.g.
+     * {@code 84532=http://127.0.0.1:8545,8453=http://127.0.0.1:8546}; each anchor of a proof is looked up on the
+     * RPC of its own chain. When set, {@link #anchorRpcUrl()} is not used. Malformed: the service refuses to start.
+     */
+    Optional<String> anchorRpcUrls();
 
     /** Settings of the MCP endpoint. */
     interface Mcp {

@@ -29,7 +29,7 @@ import org.web3j.crypto.StructuredDataEncoder;
  * The checks of {@code service_verify_mandate}, the same as {@code tools/verify-mandate} runs, done here on
  * the proof document mandate-service publishes: the mandate hash recomputed from the signed content (web3j's
  * generic EIP-712 encoder over the proof's own typed data, or SHA-256 of the canonical bytes), each wallet
- * signature recovered and compared with its party, each anchor looked up on the anchor network. Steps and
+ * signature recovered and compared with its party, each anchor looked up on the RPC of its own chain ({@link AnchorChainClient}). Steps and
  * check names: {@code /disco/reference/mandate-proof.md}.
  */
 @ApplicationScoped
@@ -129,38 +129,61 @@ public class MandateVerifier {
             checks.add(signature(s, digest));
         }
         List<String> pending = new ArrayList<>();
-        proof.path("pending_anchors").forEach(p -> pending.add(p.path("to_state").asText()));
+        // a transition stays pending until anchored on every configured chain (partially_anchored: some chain has it)
+        proof.path("pending_anchors").forEach(p -> pending.add(p.path("to_state").asText() + " ("
+                + p.path("anchor_status").asText("pending") + ")"));
         if (!pending.isEmpty()) {
-            checks.add(new Check("pending_anchors", null, pending.size() + " transition(s) wait for their anchor receipt: "
-                    + String.join(", ", pending)));
+            checks.add(new Check("pending_anchors", null, pending.size() + " transition(s) wait for anchor receipts (proof anchor_status "
+                    + proof.path("anchor_status").asText() + "): " + String.join(", ", pending)));
         }
         List<JsonNode> anchors = new ArrayList<>();
         proof.path("anchors").forEach(anchors::add);
-        checks.add(new Check("anchors", anchors.isEmpty() ? null : true, anchors.size() + " anchored transition(s)"));
+        // one entry per (transition, chain): names stay anchor:<state> while every anchor is on one chain, and carry
+        // the chain (anchor:<state>@<chainId>) when the anchors span several
+        List<Long> chainIds = anchors.stream().map(a -> a.path("chain_id").asLong()).distinct().toList();
+        java.util.function.Function<JsonNode, String> at = a -> chainIds.size() > 1 ? "@" + a.path("chain_id").asLong() : "";
+        long transitions = anchors.stream().map(a -> a.path("to_state").asText()).distinct().count();
+        checks.add(new Check("anchors", anchors.isEmpty() ? null : true, anchors.size() + " anchor(s) of " + transitions
+                + " transition(s)" + (chainIds.isEmpty() ? "" : " on chain(s) " + chainIds.stream().map(String::valueOf)
+                .collect(java.util.stream.Collectors.joining(", ")))));
         if (anchors.isEmpty()) {
             return Uni.createFrom().item(report(proof, checks));
         }
         if (!chain.configured()) {
-            anchors.forEach(a -> checks.add(new Check("anchor:" + a.path("to_state").asText(), null,
+            anchors.forEach(a -> checks.add(new Check("anchor:" + a.path("to_state").asText() + at.apply(a), null,
                     "not checked: this deployment has no anchor RPC configured")));
             return Uni.createFrom().item(report(proof, checks));
         }
         Map<String, Uni<List<SignerEvent>>> histories = new java.util.HashMap<>();
-        return chain.chainId().flatMap(chainId -> Multi.createFrom().iterable(anchors)
-                .onItem().transformToUniAndConcatenate(a -> anchor(a, chainId, hash, histories))
+        return chain.chains().flatMap(served -> Multi.createFrom().iterable(anchors)
+                .onItem().transformToUniAndConcatenate(a -> anchor(a, at.apply(a), served, hash, histories))
                 .collect().asList())
                 .map(found -> {
                     found.forEach(checks::addAll);
                     if (scheme.equals("eip712")) {
-                        JsonNode dom = proof.path("typed_data").path("domain");
-                        String vc = dom.path("verifyingContract").asText("").toLowerCase(Locale.ROOT);
-                        boolean same = anchors.stream().allMatch(a -> a.path("contract").asText("").toLowerCase(Locale.ROOT).equals(vc)
-                                && a.path("chain_id").asLong() == dom.path("chainId").asLong());
-                        checks.add(new Check("domain", same, "the signed domain names chain " + dom.path("chainId").asText()
-                                + " contract " + vc));
+                        checks.add(domainCheck(proof.path("typed_data").path("domain"), anchors));
                     }
                     return report(proof, checks);
                 });
+    }
+
+    /**
+     * The signed domain names the primary anchor chain and its contract: the anchors on that chain must be at that
+     * contract; anchors on other chains have their own contract and are not judged here. No anchor on the domain's
+     * chain yet: not checked (null).
+     */
+    static Check domainCheck(JsonNode dom, List<JsonNode> anchors) {
+        String vc = dom.path("verifyingContract").asText("").toLowerCase(Locale.ROOT);
+        long dc = dom.path("chainId").asLong();
+        List<JsonNode> onDomain = anchors.stream().filter(a -> a.path("chain_id").asLong() == dc).toList();
+        List<String> wrong = onDomain.stream().filter(a -> !a.path("contract").asText("").toLowerCase(Locale.ROOT).equals(vc))
+                .map(a -> a.path("contract").asText() + " (" + a.path("to_state").asText() + ")").toList();
+        String named = "the signed domain names chain " + dom.path("chainId").asText() + " contract " + vc + ": ";
+        if (onDomain.isEmpty()) {
+            return new Check("domain", null, named + "no anchor on that chain yet");
+        }
+        return new Check("domain", wrong.isEmpty(), named + (wrong.isEmpty() ? "its " + onDomain.size()
+                + " anchor(s) on that chain are at that contract" : "anchored there at " + String.join(", ", wrong)));
     }
 
     /**
@@ -211,12 +234,13 @@ public class MandateVerifier {
     }
 
     /** The anchor's check, and when its log is found the check of its sender against the contract's signer history. */
-    private Uni<List<Check>> anchor(JsonNode a, long chainId, String mandateHash, Map<String, Uni<List<SignerEvent>>> histories) {
-        return logCheck(a, chainId, mandateHash).flatMap(found -> {
+    private Uni<List<Check>> anchor(JsonNode a, String at, java.util.Set<Long> served, String mandateHash,
+            Map<String, Uni<List<SignerEvent>>> histories) {
+        return logCheck(a, at, served, mandateHash).flatMap(found -> {
             if (found.sender() == null) {
                 return Uni.createFrom().item(List.of(found.check()));
             }
-            return signerCheck(a, found.sender(), histories).map(s -> List.of(found.check(), s));
+            return signerCheck(a, at, found.sender(), histories).map(s -> List.of(found.check(), s));
         });
     }
 
@@ -235,23 +259,25 @@ public class MandateVerifier {
      * Was {@code sender} a signer of the anchor's contract at the anchor's log? The contract's SignerAdded and
      * SignerRemoved logs up to then, replayed in order (in the anchor's block only those before its log); a
      * contract without them (deployed before rotation) is asked for its one {@code signer()}. A proof that names
-     * the signer must name the sender. Check {@code anchor_signer:<state>} (reference {@code anchor-signers.md}).
+     * the signer must name the sender. Check {@code anchor_signer:<state>} (reference {@code anchor-signers.md}), with
+     * {@code @<chainId>} when the proof's anchors span chains; the history is read once per chain and contract.
      */
-    private Uni<Check> signerCheck(JsonNode a, String sender, Map<String, Uni<List<SignerEvent>>> histories) {
-        String name = "anchor_signer:" + a.path("to_state").asText();
+    private Uni<Check> signerCheck(JsonNode a, String at, String sender, Map<String, Uni<List<SignerEvent>>> histories) {
+        String name = "anchor_signer:" + a.path("to_state").asText() + at;
+        long chainId = a.path("chain_id").asLong();
         String who = sender.toLowerCase(Locale.ROOT);
         String named = a.path("signer").asText(null);
         if (named != null && !named.equalsIgnoreCase(who)) {
             return Uni.createFrom().item(new Check(name, false, "the proof names signer " + named + " but the log was sent by " + who));
         }
         String contract = a.path("contract").asText("").toLowerCase(Locale.ROOT);
-        Uni<List<SignerEvent>> history = histories.computeIfAbsent(contract, c -> chain.logs(c,
+        Uni<List<SignerEvent>> history = histories.computeIfAbsent(chainId + ":" + contract, k -> chain.logs(chainId, contract,
                 List.of(SIGNER_ADDED_TOPIC, SIGNER_REMOVED_TOPIC), "latest").map(MandateVerifier::signerEvents).memoize().indefinitely());
         long block = a.path("block_number").asLong();
         long logIndex = a.path("log_index").asLong();
         return history.flatMap(h -> {
             if (h.isEmpty()) {
-                return chain.ethCall(contract, LEGACY_SIGNER_CALL).map(ret -> {
+                return chain.ethCall(chainId, contract, LEGACY_SIGNER_CALL).map(ret -> {
                     String only = ret.length() >= 66 ? "0x" + ret.substring(ret.length() - 40).toLowerCase(Locale.ROOT) : "(none)";
                     return only.equals(who) ? new Check(name, true, who + " is the contract's only signer (a contract without rotation)")
                             : new Check(name, false, who + " is not the contract's signer " + only);
@@ -309,18 +335,20 @@ public class MandateVerifier {
         return d.length() < 192 ? null : "0x" + d.substring(128 + 24, 192).toLowerCase(Locale.ROOT);
     }
 
-    private Uni<Found> logCheck(JsonNode a, long chainId, String mandateHash) {
+    private Uni<Found> logCheck(JsonNode a, String at, java.util.Set<Long> served, String mandateHash) {
         String state = a.path("to_state").asText();
-        String name = "anchor:" + state;
-        if (a.path("chain_id").asLong() != chainId) {
-            return Uni.createFrom().item(new Found(new Check(name, false, "anchored on chain " + a.path("chain_id").asText()
-                    + ", the anchor RPC serves chain " + chainId)));
+        String name = "anchor:" + state + at;
+        long chainId = a.path("chain_id").asLong();
+        if (!served.contains(chainId)) {
+            return Uni.createFrom().item(new Found(new Check(name, null, "not checked: no anchor RPC for chain " + chainId
+                    + " (this deployment has one for chain(s) " + served.stream().sorted().map(String::valueOf)
+                    .collect(java.util.stream.Collectors.joining(", ")) + ")")));
         }
         String tx = a.path("tx_hash").asText("");
         if (!tx.matches("0x[0-9a-fA-F]{64}")) {
             return Uni.createFrom().item(new Found(new Check(name, false, "malformed transaction hash " + tx)));
         }
-        return chain.receipt(tx).map(found -> {
+        return chain.receipt(chainId, tx).map(found -> {
             if (found.isEmpty()) {
                 return new Found(new Check(name, false, "transaction " + tx + " not found on chain " + chainId));
             }
@@ -352,7 +380,7 @@ public class MandateVerifier {
             String loggedState = abiString(log.path("data").asText(""));
             boolean ok = topics.get(1).asText().equalsIgnoreCase(mandateHash) && state.equals(loggedState);
             String sender = abiSender(log.path("data").asText(""));
-            return new Found(new Check(name, ok, "block " + block + " log " + a.path("log_index").asText() + ": MandateAnchored("
+            return new Found(new Check(name, ok, "chain " + chainId + " block " + block + " log " + a.path("log_index").asText() + ": MandateAnchored("
                     + topics.get(1).asText() + ", \"" + loggedState + "\") by " + sender), ok ? sender : null);
         });
     }

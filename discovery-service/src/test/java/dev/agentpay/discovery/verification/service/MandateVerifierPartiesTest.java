@@ -21,7 +21,7 @@ class MandateVerifierPartiesTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static ObjectNode proof() throws Exception {
+    static ObjectNode proof() throws Exception {
         JsonNode v = JSON.readTree(Path.of("..", "mandate-service", "src", "test", "resources", "eip712",
                 "parties-vectors.json").toFile()).get(0);
         ObjectNode typed = JSON.createObjectNode();
