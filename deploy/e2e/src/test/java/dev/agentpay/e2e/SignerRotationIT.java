@@ -133,8 +133,8 @@ class SignerRotationIT {
                 .contains("PASS  " + MandateProofs.primaryCheck(env, "anchor_signer", "completed") + ": " + checksum(next))
                 .contains("PASS  anchor_signer:completed@" + chains.get(1) + ": " + checksum(baseSigner));
         // each of the 4 transitions checked on each chain with that chain's RPC: its log, and its sender a signer there
-        assertThat(ok.out().lines().filter(l -> l.startsWith("PASS  anchor:"))).as(ok.out()).hasSize(8);
-        assertThat(ok.out().lines().filter(l -> l.startsWith("PASS  anchor_signer:"))).as(ok.out()).hasSize(8);
+        assertThat(ok.out().lines().filter(l -> l.strip().startsWith("PASS  anchor:"))).as(ok.out()).hasSize(8);
+        assertThat(ok.out().lines().filter(l -> l.strip().startsWith("PASS  anchor_signer:"))).as(ok.out()).hasSize(8);
         JsonNode mcp = verifyWithMcp(base, id);
         assertThat(mcp.path("verdict").asText()).as(mcp.toString()).isEqualTo("verified");
         assertThat(mcp.toString()).contains("anchor_signer:signed_by_both", "anchor_signer:completed");
