@@ -202,7 +202,8 @@ class FailoverIT {
     /** The topic each consumer group of the tests reads (the service's application.properties). */
     static final Map<String, String> TOPICS = Map.of("mandate-service.anchor-receipts", "anchor-receipts",
             "invoice-service", "chain-transfers", "settlement-watcher-deposits", "invoice-events", "anchor-service", "mandate-events",
-            "discovery-trust-mandates", "mandate-events", "webhook-dispatcher-mandate", "mandate-events");
+            "discovery-trust-mandates", "mandate-events", "webhook-dispatcher-mandate", "mandate-events",
+            "anchor-service-8453", "mandate-events");
 
     static Set<String> members(String group) {
         return members(env, group);
