@@ -58,6 +58,8 @@ class StackRestartIT {
             assertThat(block.get("hash").asText()).as(chain + " block hash").isEqualTo(headHashes.get(chain));
         }
         assertThat(after.get("ANCHOR_CONTRACT_ADDRESS")).isEqualTo(before.get("ANCHOR_CONTRACT_ADDRESS"));
+        assertThat(after.get("ANCHOR_BASE_CONTRACT_ADDRESS")).as("the second anchor chain's contract").isEqualTo(
+                before.get("ANCHOR_BASE_CONTRACT_ADDRESS"));
         assertThat(nonce(after, after.get("ANCHOR_SIGNER_ADDRESS"))).isGreaterThanOrEqualTo(signerNonce);
         MandateFlows flowsAfter = new MandateFlows(after.get("BASE_URL"), after.get("API_KEY"), after.get("SIGNING_SECRET"));
         assertThat(flowsAfter.get(mandate).get("transitions")).isEqualTo(anchoredBefore);
@@ -92,7 +94,7 @@ class StackRestartIT {
         return Long.decode(new EvmRpc(env.get("ANCHOR_RPC_URL")).call("eth_getTransactionCount", address, "latest").asText());
     }
 
-    /** A mandate signed by both parties, waited for until both transitions carry their anchor. */
+    /** A mandate signed by both parties, waited for until both transitions are anchored on every anchor chain of the stack. */
     private static String anchoredMandate(MandateFlows flows) throws Exception {
         String id = flows.create();
         String sig = flows.signature(flows.get(id));
@@ -100,7 +102,8 @@ class StackRestartIT {
         flows.sign(id, "counterparty", sig);
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).until(() -> {
             JsonNode t = flows.get(id).get("transitions");
-            return t.size() == 3 && !t.get(1).get("anchor_tx_hash").isNull() && !t.get(2).get("anchor_tx_hash").isNull() ? t : null;
+            return t.size() == 3 && "anchored".equals(t.get(1).get("anchor_status").asText())
+                    && "anchored".equals(t.get(2).get("anchor_status").asText()) ? t : null;
         }, Objects::nonNull);
         return id;
     }
