@@ -31,4 +31,9 @@ public record InvoiceEvent(
     public String topic() {
         return Topics.INVOICE_EVENTS;
     }
+
+    /** The invoice, typed: what consumers read (null when the event carries none). */
+    public InvoiceView view() {
+        return InvoiceView.of(invoice);
+    }
 }

@@ -109,6 +109,43 @@ class EventWireFormatTest {
         assertThat(read.contract()).isNull();
     }
 
+    /** Issue 33 item 9: consumers read an invoice event's invoice through the typed {@link InvoiceView}. */
+    @Test
+    void theInvoiceOfEveryPinnedInvoiceEventReadsTyped() {
+        InvoiceView settled = EventCodec.decode(golden("invoice-event.json"), InvoiceEvent.class).view();
+        assertThat(settled.id()).isEqualTo("3f2504e0-4f89-11d3-9a0c-0305e82c3301");
+        assertThat(settled.status()).isEqualTo("SETTLED");
+        assertThat(settled.amount()).isEqualTo("25.000000");
+        assertThat(settled.paymentDetails()).as("written before invoices had payment details").isNull();
+        assertThat(settled.chargeId()).isNull();
+
+        // an invoice.created of a charge as invoice-service writes it today (numbers as numbers, every field it has)
+        InvoiceEvent created = EventCodec.decode("{\"eventId\":\"25eb0f69-8da7-4f05-9e42-9b1d3f5a7c84\",\"type\":\"invoice.created\","
+                + "\"aggregateId\":\"5a0d2c8e-1b3f-4a6e-9c7d-2e4f6a8b0c1d\",\"partnerId\":\"ptn_alpha\",\"occurredAt\":\"2026-11-27T08:00:00Z\","
+                + "\"schemaVersion\":1,\"status\":\"PENDING\",\"invoice\":{\"id\":\"5a0d2c8e-1b3f-4a6e-9c7d-2e4f6a8b0c1d\","
+                + "\"invoiceNumber\":3,\"status\":\"PENDING\",\"amount\":1.25,\"currency\":\"USDC\",\"paymentDetails\":{\"chain\":\"base\","
+                + "\"networkId\":\"eip155:8453\",\"paymentAddress\":\"0xAbC0000000000000000000000000000000000001\","
+                + "\"usdcAddress\":\"0x833589fcd6edb6e08f4c7c32d4f71b54bda02913\",\"payableAmount\":1.250017,"
+                + "\"payableAtomic\":\"1250017\",\"memo\":\"inv_3\",\"paymentUri\":\"ethereum:0x8335@8453/transfer\"},"
+                + "\"createdAt\":\"2026-11-27T08:00:00.000Z\",\"expiresAt\":\"2026-11-27T09:00:00.000Z\",\"mandateId\":\"mnd_1\","
+                + "\"chargeId\":\"chg_1\",\"aFieldOfALaterVersion\":{\"x\":1}}}", InvoiceEvent.class);
+        InvoiceView v = created.view();
+        assertThat(v.paymentDetails().chain()).isEqualTo("base");
+        assertThat(v.paymentDetails().paymentAddress()).isEqualTo("0xAbC0000000000000000000000000000000000001");
+        assertThat(v.paymentDetails().payableAmount()).isEqualTo("1.250017");
+        assertThat(v.amount()).isEqualTo("1.25");
+        assertThat(v.chargeId()).isEqualTo("chg_1");
+        assertThat(v.mandateId()).isEqualTo("mnd_1");
+        assertThat(v.createdAt()).isEqualTo("2026-11-27T08:00:00.000Z");
+        // the typed view reads; the event's own JSON (the webhook data) is untouched by it
+        assertThat(EventCodec.encode(created)).contains("\"aFieldOfALaterVersion\":{\"x\":1}").doesNotContain("\"view\"");
+
+        // no invoice, or a value that is no Invoice object: no view (every consumer skips it)
+        assertThat(new InvoiceEvent(created.header(), "PENDING", null).view()).isNull();
+        assertThat(new InvoiceEvent(created.header(), "PENDING", json("[1,2]")).view()).isNull();
+        assertThat(new InvoiceEvent(created.header(), "PENDING", json("{\"paymentDetails\":\"base\"}")).view()).isNull();
+    }
+
     @Test
     void fieldsInAnotherOrderAndUnknownFieldsAreRead() {
         assertThat(EventCodec.decode(golden("mandate-event-legacy-reordered-unknown-field.json"), MandateEvent.class))

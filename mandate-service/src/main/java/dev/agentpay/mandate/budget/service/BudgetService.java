@@ -304,7 +304,7 @@ public class BudgetService {
     public Uni<Void> applyInvoiceEvent(SqlClient tx, InvoiceEvent e) {
         boolean settled = InvoiceEvent.SETTLED.equals(e.type());
         boolean expired = InvoiceEvent.EXPIRED.equals(e.type());
-        String chargeId = e.invoice() == null ? null : e.invoice().path("chargeId").asText(null);
+        String chargeId = e.view() == null ? null : e.view().chargeId();
         if ((!settled && !expired) || chargeId == null) {
             return Uni.createFrom().voidItem();
         }

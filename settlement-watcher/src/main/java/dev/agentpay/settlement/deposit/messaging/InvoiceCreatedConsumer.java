@@ -1,6 +1,5 @@
 package dev.agentpay.settlement.deposit.messaging;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.chains.Chain;
 import dev.agentpay.commons.chains.ChainTable;
 import dev.agentpay.commons.consumer.Consumer;
@@ -9,6 +8,7 @@ import dev.agentpay.commons.consumer.PoisonRecordException;
 import dev.agentpay.commons.consumer.SourceRecord;
 import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.InvoiceEvent;
+import dev.agentpay.commons.events.InvoiceView;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.settlement.deposit.domain.NewDeposit;
 import dev.agentpay.settlement.watcher.service.WatcherLedger;
@@ -67,17 +67,17 @@ public class InvoiceCreatedConsumer {
 
     /** The deposit address an {@code invoice.created} event announces, if it is one (EVM invoices only). */
     static Optional<NewDeposit> deposit(InvoiceEvent e) {
-        if (!InvoiceEvent.CREATED.equals(e.type()) || e.invoice() == null) {
+        InvoiceView invoice = InvoiceEvent.CREATED.equals(e.type()) ? e.view() : null;
+        if (invoice == null || invoice.paymentDetails() == null) {
             return Optional.empty();
         }
-        JsonNode pd = e.invoice().path("paymentDetails");
-        Optional<Chain> chain = Chain.of(pd.path("chain").asText(null));
-        String address = pd.path("paymentAddress").asText("");
+        Optional<Chain> chain = Chain.of(invoice.paymentDetails().chain());
+        String address = java.util.Objects.requireNonNullElse(invoice.paymentDetails().paymentAddress(), "");
         if (chain.isEmpty() || chain.get().kind() != Chain.Kind.EVM || !address.matches("0x[0-9a-fA-F]{40}")) {
             return Optional.empty();
         }
-        UUID id = UUID.fromString(e.invoice().path("id").asText(e.aggregateId()));
-        String created = e.invoice().path("createdAt").asText(null);
+        UUID id = UUID.fromString(java.util.Objects.requireNonNullElse(invoice.id(), e.aggregateId()));
+        String created = invoice.createdAt();
         return Optional.of(new NewDeposit(chain.get().value(), address.toLowerCase(java.util.Locale.ROOT), id,
                 created == null ? e.occurredAt() : Instant.parse(created)));
     }
