@@ -359,7 +359,8 @@ final class FaultChecks {
                 + " || ' attempts=' || p.attempts || ' next=' || p.next_attempt_at::text || ' last=' || coalesce(p.last_response_code::text, '-')"
                 + " || '/' || coalesce(p.last_error, '-') || ')' from webhook_delivery p where p.subscription_id = d.subscription_id"
                 + " and p.ordering_key = d.ordering_key and p.status = 'pending' and p.seq < d.seq order by p.seq limit 1), '') as state"
-                + " from webhook_delivery d join webhook_subscription s on s.id = d.subscription_id where s.description = 'fault suite'")) {
+                + " from webhook_delivery d join webhook_subscription s on s.id = d.subscription_id where s.url = any(?)",
+                (Object) paths.stream().map(receiver::url).toArray(String[]::new))) {
             String url = (String) r.get("url");
             String key = url.substring(url.indexOf("/hooks/")) + "|" + r.get("eid");
             deliveryRows.put(key, (Integer) r.get("n"));

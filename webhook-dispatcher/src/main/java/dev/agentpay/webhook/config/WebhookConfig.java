@@ -94,6 +94,14 @@ public interface WebhookConfig {
          */
         @WithDefault("20s")
         Duration lease();
+
+        /**
+         * On SIGTERM, how long the instance waits for its attempts in flight to record their outcome before it
+         * goes on shutting down (the attempt's timeout and a second to record it). An attempt still in flight
+         * after it is sent again by another instance once its lease expires (at-least-once).
+         */
+        @WithDefault("16s")
+        Duration drainTimeout();
     }
 
     interface Rotation {

@@ -3,7 +3,7 @@ package dev.agentpay.anchor.anchoring.service;
 import dev.agentpay.commons.lease.HeldLease;
 import dev.agentpay.commons.loop.WakeLoop;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
@@ -61,8 +61,9 @@ public class AnchorPipeline extends AnchorStage {
         start();
     }
 
-    void onStop(@Observes ShutdownEvent ev) {
-        // a clean shutdown lets the signer go at once: another instance takes it at its next try (1 s)
+    void onStop(@Observes ShutdownDelayInitiatedEvent ev) {
+        // a clean shutdown lets the signer go at once: another instance takes it at its next try (1 s). First on
+        // SIGTERM (pre-shutdown), while the database pool is certainly open (by the ShutdownEvent it may be closing).
         release();
     }
 

@@ -3,7 +3,7 @@ package dev.agentpay.settlement.watcher.service;
 import dev.agentpay.commons.lease.HeldLease;
 import dev.agentpay.commons.lease.LeaseLostException;
 import dev.agentpay.commons.lease.Leases;
-import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -106,8 +106,13 @@ public class ChainLeases {
         return leases.fenced(leaseName(chain), token, work);
     }
 
-    /** A clean shutdown lets every chain go at once: the other instances take them at their next try. */
-    void onStop(@Observes ShutdownEvent ev) {
+    /**
+     * A clean shutdown lets every chain go at once: the other instances take them at their next try. It runs first
+     * on SIGTERM (the pre-shutdown event), while the database pool is certainly open: by the {@code ShutdownEvent} the
+     * pool may already be closing ("Pool closed" in the rolling restart's logs), the release then failed and the
+     * chain waited for the lease's ttl.
+     */
+    void onStop(@Observes ShutdownDelayInitiatedEvent ev) {
         held.values().forEach(h -> h.release().await().indefinitely());
         held.clear();
     }

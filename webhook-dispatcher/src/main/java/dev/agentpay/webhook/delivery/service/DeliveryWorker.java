@@ -9,6 +9,7 @@ import dev.agentpay.webhook.delivery.repository.DeliveryRepository;
 import dev.agentpay.webhook.delivery.repository.DeliveryRepository.Claimed;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -80,8 +81,45 @@ public class DeliveryWorker {
         loop.start(); // deliveries left due by the previous run
     }
 
+    /**
+     * The first step of a clean shutdown (SIGTERM, before the shutdown delay, while the database pool is still
+     * open): no new claims, and the attempts in flight finish and record their outcome. By the {@link ShutdownEvent}
+     * the reactive pool may already be closing: an attempt in flight then failed to record its 2xx ("Pool closed"),
+     * and another instance sent it again after its lease (found by RollingRestartIT).
+     */
+    void drain(@Observes ShutdownDelayInitiatedEvent ev) {
+        if (!drain(config.delivery().drainTimeout())) {
+            LOG.warnf("shutdown: %d delivery attempt(s) still in flight after %s; their leases expire and another "
+                    + "instance sends them again", inFlight.get(), config.delivery().drainTimeout());
+        }
+    }
+
     void stop(@Observes ShutdownEvent ev) {
         loop.stop();
+    }
+
+    /**
+     * Stops claiming and waits until every attempt in flight has recorded its outcome, at most {@code timeout}.
+     * Returns whether none is left. Blocks: called on the shutdown thread.
+     */
+    boolean drain(Duration timeout) {
+        loop.stop();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (inFlight) {
+            while (inFlight.get() > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    inFlight.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return inFlight.get() == 0;
+                }
+            }
+        }
+        return true;
     }
 
     @Scheduled(every = "${webhook.delivery.poll-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
@@ -136,7 +174,11 @@ public class DeliveryWorker {
     }
 
     private void done() {
-        inFlight.decrementAndGet();
+        if (inFlight.decrementAndGet() == 0) {
+            synchronized (inFlight) {
+                inFlight.notifyAll();
+            }
+        }
         wake();
     }
 
