@@ -38,6 +38,27 @@ public interface WebhookConfig {
     /** Secret rotation. */
     Rotation rotation();
 
+    /** How long finished deliveries stay in the history (issue 34: tables that stop growing). */
+    History history();
+
+    interface History {
+
+        /**
+         * A delivery that ended ({@code succeeded} or {@code failed}) longer ago than this is deleted with its
+         * attempts, and its event once no delivery refers to it. Pending deliveries are never deleted.
+         */
+        @WithDefault("30d")
+        Duration retention();
+
+        /** How often each instance prunes (two instances pruning at once only split the work). */
+        @WithDefault("10m")
+        Duration pruneInterval();
+
+        /** Deliveries deleted per statement: short transactions, no long lock. */
+        @WithDefault("1000")
+        int pruneBatchSize();
+    }
+
     interface Retry {
 
         /**

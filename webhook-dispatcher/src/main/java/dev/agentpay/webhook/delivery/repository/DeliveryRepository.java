@@ -278,6 +278,30 @@ public class DeliveryRepository {
                 r.getOffsetDateTime("completed_at"));
     }
 
+    /**
+     * Deletes, inside {@code tx}, up to {@code limit} deliveries that ended ({@code succeeded} or {@code failed}) before
+     * {@code cutoff}, oldest first, with their attempts (cascade), then the events of those deliveries that no delivery
+     * refers to any more (a second statement: it must see the first one's deletions). Emits how many deliveries.
+     */
+    public Uni<Integer> pruneHistory(SqlClient tx, OffsetDateTime cutoff, int limit) {
+        return tx.preparedQuery("""
+                        delete from webhook_delivery where id = any(array(
+                            select id from webhook_delivery where status <> 'pending' and completed_at < $1
+                            order by completed_at limit $2))
+                        returning event_id""")
+                .execute(Tuple.of(cutoff, limit))
+                .flatMap(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return Uni.createFrom().item(0);
+                    }
+                    UUID[] events = Rows.list(rows, r -> r.getUUID(0)).stream().distinct().toArray(UUID[]::new);
+                    return tx.preparedQuery("delete from webhook_event e where e.id = any($1)"
+                                    + " and not exists (select 1 from webhook_delivery d where d.event_id = e.id)")
+                            .execute(Tuple.of(events))
+                            .replaceWith(rows.rowCount());
+                });
+    }
+
     /** One column of {@code rows} as an array, for a batch statement over {@code unnest} of parallel arrays. */
     private static <R, C> C[] column(List<R> rows, Function<R, C> value, IntFunction<C[]> array) {
         return rows.stream().map(value).toArray(array);

@@ -136,7 +136,8 @@ public class WebhookResource {
 
     @GET
     @Path("{id}/deliveries")
-    @Operation(operationId = "listWebhookDeliveries", summary = "List a subscription's deliveries, newest first")
+    @Operation(operationId = "listWebhookDeliveries", summary = "List a subscription's deliveries, newest first",
+            description = "The log keeps every pending delivery and those that ended within the history retention (30 days by default, `webhook.history.retention`); older ones leave it with their attempts.")
     public Uni<Envelope<List<DeliveryView>>> deliveries(@PathParam("id") String id,
             @Parameter(description = "only deliveries in this status") @QueryParam("status")
             @Pattern(regexp = "\\s*(pending|succeeded|failed)?\\s*", message = "must be pending, succeeded or failed") String status,
