@@ -45,31 +45,58 @@ class DrainTest {
     @Inject
     Pool pool;
 
+    /** A receiver that holds each request until {@link #answer()}, then answers {@code status}. */
+    private static final class HeldReceiver implements AutoCloseable {
+        final CountDownLatch arrived = new CountDownLatch(1);
+        final CountDownLatch answer = new CountDownLatch(1);
+        final HttpServer server;
+
+        HeldReceiver(int status) throws Exception {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            server.setExecutor(Executors.newCachedThreadPool());
+            server.createContext("/held", ex -> {
+                ex.getRequestBody().readAllBytes();
+                arrived.countDown();
+                try {
+                    answer.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                ex.sendResponseHeaders(status, -1);
+                ex.close();
+            });
+            server.start();
+        }
+
+        String url() {
+            return "http://127.0.0.1:" + server.getAddress().getPort() + "/held";
+        }
+
+        void answer() {
+            answer.countDown();
+        }
+
+        @Override
+        public void close() {
+            answer.countDown();
+            server.stop(0);
+        }
+    }
+
+    /** Subscribes a new partner to {@code url} and sends one event: its delivery's attempt reaches the receiver. */
+    private MandateEvent oneDeliveryTo(HeldReceiver receiver) throws Exception {
+        TestPartner p = TestPartners.register(registry);
+        Api.subscribe(p, receiver.url(), List.of("mandate.proposed"), "raw-Secret-for-drain-tests-4242");
+        MandateEvent e = TestEvents.mandate("mandate.proposed", "mnd_" + UUID.randomUUID(), p.id());
+        TestEvents.send(e);
+        assertThat(receiver.arrived.await(30, TimeUnit.SECONDS)).as("the attempt reached the receiver").isTrue();
+        return e;
+    }
+
     @Test
     void drainWaitsForTheAttemptInFlightToRecordItsTwoHundred() throws Exception {
-        CountDownLatch arrived = new CountDownLatch(1);
-        CountDownLatch answer = new CountDownLatch(1);
-        HttpServer slow = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        slow.setExecutor(Executors.newCachedThreadPool());
-        slow.createContext("/slow", ex -> {
-            ex.getRequestBody().readAllBytes();
-            arrived.countDown();
-            try {
-                answer.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            ex.sendResponseHeaders(204, -1);
-            ex.close();
-        });
-        slow.start();
-        try {
-            TestPartner p = TestPartners.register(registry);
-            Api.subscribe(p, "http://127.0.0.1:" + slow.getAddress().getPort() + "/slow", List.of("mandate.proposed"),
-                    "raw-Secret-for-drain-tests-4242");
-            MandateEvent e = TestEvents.mandate("mandate.proposed", "mnd_" + UUID.randomUUID(), p.id());
-            TestEvents.send(e);
-            assertThat(arrived.await(30, TimeUnit.SECONDS)).as("the attempt reached the receiver").isTrue();
+        try (HeldReceiver receiver = new HeldReceiver(204)) {
+            MandateEvent e = oneDeliveryTo(receiver);
             assertThat(worker.inFlight()).isEqualTo(1);
 
             CompletableFuture<Boolean> drained = CompletableFuture.supplyAsync(() -> worker.drain(Duration.ofSeconds(20)));
@@ -77,50 +104,27 @@ class DrainTest {
             assertThat(drained).isNotDone();
             assertThat(state(e.eventId())).isEqualTo("pending/0");
 
-            answer.countDown();
+            receiver.answer();
             assertThat(drained.get(25, TimeUnit.SECONDS)).as("nothing left in flight").isTrue();
             // the drain ended only after the 2xx was committed: no later read is needed
             assertThat(state(e.eventId())).isEqualTo("succeeded/1");
             assertThat(worker.inFlight()).isZero();
         } finally {
-            answer.countDown();
             worker.start(null); // the claim loop again, for the tests that share this application
-            slow.stop(0);
         }
     }
 
     @Test
     void drainGivesUpAtItsBoundAndSaysSo() throws Exception {
-        CountDownLatch arrived = new CountDownLatch(1);
-        CountDownLatch answer = new CountDownLatch(1);
-        HttpServer slow = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        slow.setExecutor(Executors.newCachedThreadPool());
-        slow.createContext("/stuck", ex -> {
-            ex.getRequestBody().readAllBytes();
-            arrived.countDown();
-            try {
-                answer.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            ex.sendResponseHeaders(200, -1);
-            ex.close();
-        });
-        slow.start();
-        try {
-            TestPartner p = TestPartners.register(registry);
-            Api.subscribe(p, "http://127.0.0.1:" + slow.getAddress().getPort() + "/stuck", List.of("mandate.proposed"),
-                    "raw-Secret-for-drain-tests-4242");
-            MandateEvent e = TestEvents.mandate("mandate.proposed", "mnd_" + UUID.randomUUID(), p.id());
-            TestEvents.send(e);
-            assertThat(arrived.await(30, TimeUnit.SECONDS)).isTrue();
+        try (HeldReceiver receiver = new HeldReceiver(200)) {
+            MandateEvent e = oneDeliveryTo(receiver);
             assertThat(worker.drain(Duration.ofMillis(300))).as("an attempt is still in flight").isFalse();
             assertThat(state(e.eventId())).isEqualTo("pending/0");
-        } finally {
-            answer.countDown();
+            receiver.answer();
             worker.start(null);
             await("the held attempt recorded").atMost(Duration.ofSeconds(30)).until(() -> worker.inFlight() == 0);
-            slow.stop(0);
+        } finally {
+            worker.start(null);
         }
     }
 
