@@ -54,6 +54,13 @@ public interface ConsumerConfig {
         return out;
     }
 
+    /**
+     * On SIGTERM (the pre-shutdown event, while the database pool is open), how long the records being applied may
+     * take to finish before the shutdown goes on ({@link Consumers}: no new record starts meanwhile).
+     */
+    @WithDefault("5s")
+    Duration drainTimeout();
+
     /** Marks deleted per statement while pruning (one short transaction each). */
     @WithDefault("5000")
     int pruneBatchSize();

@@ -5,7 +5,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -13,6 +15,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -37,6 +40,11 @@ import org.jboss.logging.Logger;
  * <li>A consumer retrying one record for longer than {@code stall-after} is reported by the readiness
  * check {@code consumers} (DOWN, with the consumer, since when and the last error) until it moves again;
  * {@code consumer.stalled.seconds{consumer}} says how long.</li>
+ * <li><b>Drain on SIGTERM</b>: at the pre-shutdown event ({@code ShutdownDelayInitiatedEvent}, fired before the shutdown
+ * delay, while the database pool is certainly open) no new record starts, and the records being applied finish (at most
+ * {@code drain-timeout}), so their offsets commit when the consumer closes and leaves its group. A record that would
+ * start after that is held: it is never acknowledged, and the partition's next owner applies it. Before this, the
+ * batch in hand met the pool closing ("Pool closed") and was retried until the consumer closed, in vain.</li>
  * </ul>
  * The connector's own unacknowledged-record watchdog ({@code throttled.unprocessed-record-max-age.ms})
  * is off for the same reason (it failed the channel after 60 s of a database outage); the stall check
@@ -72,6 +80,8 @@ public class Consumers {
     MutinyEmitter<String> deadLetters;
 
     private final Map<String, Stall> stalls = new ConcurrentHashMap<>();
+    private final AtomicInteger applyingNow = new AtomicInteger();
+    private volatile boolean draining;
     private final Map<String, AtomicLong> deadLettered = new ConcurrentHashMap<>();
 
     /**
@@ -80,11 +90,64 @@ public class Consumers {
      */
     public <T> Uni<T> untilApplied(Consumer consumer, Supplier<? extends Uni<? extends T>> work) {
         Objects.requireNonNull(consumer);
-        return Uni.createFrom().<T>deferred(work::get)
+        Uni<T> applying = Uni.createFrom().<T>deferred(work::get)
                 .onFailure(e -> !(e instanceof PoisonRecordException)).invoke(e -> failed(consumer, e))
                 .onFailure(e -> !(e instanceof PoisonRecordException)).retry()
                 .withBackOff(config.initialBackoff(), config.maxBackoff()).indefinitely()
                 .invoke(x -> recovered(consumer));
+        return Uni.createFrom().deferred(() -> {
+            if (draining) {
+                // held, never acknowledged: the partition's next owner applies it
+                return Uni.createFrom().<T>nothing();
+            }
+            applyingNow.incrementAndGet();
+            return applying.onTermination().invoke(this::finished);
+        });
+    }
+
+    private void finished() {
+        if (applyingNow.decrementAndGet() == 0) {
+            synchronized (applyingNow) {
+                applyingNow.notifyAll();
+            }
+        }
+    }
+
+    /** The first step of a clean shutdown: see the class comment, "Drain on SIGTERM". */
+    void drain(@Observes ShutdownDelayInitiatedEvent ev) {
+        if (!drain(config.drainTimeout())) {
+            LOG.warnf("shutdown: %d record batch(es) still being applied after %s; their partitions' next owners apply"
+                    + " them again (idempotent consumers)", applyingNow.get(), config.drainTimeout());
+        }
+    }
+
+    /**
+     * Starts no new record from now on and waits until the records being applied have finished, at most
+     * {@code timeout}; returns whether none is left. Blocks: called on the shutdown thread.
+     */
+    boolean drain(Duration timeout) {
+        draining = true;
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (applyingNow) {
+            while (applyingNow.get() > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    applyingNow.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return applyingNow.get() == 0;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Records (or batches) being applied right now in this instance. */
+    public int applying() {
+        return applyingNow.get();
     }
 
     /**
