@@ -4,6 +4,8 @@
 # Each instance is started with bench/extra-instance.sh (the running instance's environment, its own port),
 # awaited until /q/health/ready says UP, its Quarkus "started in" read from its log and its RSS read from
 # /proc 5 s after it is ready, then stopped.
+# Each build starts with its own AppCDS archive when it has one, as the launcher starts it (APPCDS=off in the
+# environment: neither does; bench/extra-instance.sh); bench/start-appcds.sh measures the archive itself.
 # Usage: bench/platform-start.sh SERVICE APP_DIR_A APP_DIR_B [ROUNDS] [PORT]
 #   e.g. bench/platform-start.sh mandate-service /tmp/mandate-3.37.1 /tmp/mandate-3.33.2 3 8091
 # Prints one line per start: label, round, "started in" (s), seconds until ready as seen from here, RSS (MB).

@@ -33,6 +33,13 @@ class ContainerImagesTest {
             assertThat(instruction(jvm, "USER")).isEqualTo("185");
             assertThat(instruction(jvm, "ENV HTTP_PORT=")).isEqualTo("8080");
             assertThat(instruction(jvm, "ENTRYPOINT")).contains("run-java.sh");
+            // AppCDS (issue 34 item 4): the image writes its archive with its own JDK, for the path it runs the
+            // jar from, and the JVM options name it.
+            assertThat(instruction(jvm, "RUN")).startsWith(
+                    "java -XX:ArchiveClassesAtExit=/deployments/app-cds.jsa -Dquarkus.appcds.generate=true"
+                            + " -jar /deployments/quarkus-run.jar");
+            assertThat(instruction(jvm, "ENV JAVA_OPTS_APPEND=")).contains("-XX:SharedArchiveFile=/deployments/app-cds.jsa");
+            assertThat(instruction(jvm, "ENV JAVA_APP_JAR=")).isEqualTo("\"/deployments/quarkus-run.jar\"");
 
             List<String> nat = Files.readAllLines(module.resolve("src/main/docker/Dockerfile.native"));
             assertThat(instruction(nat, "FROM")).startsWith("registry.access.redhat.com/ubi9/ubi-minimal:");

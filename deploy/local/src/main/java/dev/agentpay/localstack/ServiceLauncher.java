@@ -35,6 +35,37 @@ final class ServiceLauncher {
         this.http = http;
     }
 
+    /** The JVM options of every service unless {@code SERVICE_JAVA_OPTS} replaces them (root README, "How a service starts"). */
+    static final String DEFAULT_JAVA_OPTS =
+            "-XX:+UseSerialGC -Xms32m -Xmx384m -Xss512k -XX:ReservedCodeCacheSize=96m -XX:+ExitOnOutOfMemoryError";
+
+    /** The AppCDS archive {@code package} writes next to the jar (quarkus.package.jar.appcds.enabled, service-commons). */
+    static final String APPCDS_ARCHIVE = "app-cds.jsa";
+
+    /**
+     * The command that starts a service's jar: {@code java [-XX:SharedArchiveFile=<archive>] <javaOpts> -jar <jar>}.
+     * The archive flag (absolute path) comes only when the build wrote the archive next to the jar, and before
+     * {@code javaOpts}, so {@code SERVICE_JAVA_OPTS} can still turn it off ({@code -Xshare:off}) or name another
+     * archive (the last {@code -XX:SharedArchiveFile} wins). An archive the JVM cannot use (written by another JDK
+     * build, jars changed since) costs a warning in the service's log, not the start.
+     */
+    static List<String> command(Path java, String javaOpts, Path jar) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java.toString());
+        Path archive = jar.toAbsolutePath().getParent().resolve(APPCDS_ARCHIVE);
+        if (Files.isRegularFile(archive)) {
+            cmd.add("-XX:SharedArchiveFile=" + archive);
+        }
+        for (String opt : javaOpts.trim().split("\\s+")) {
+            if (!opt.isEmpty()) { // SERVICE_JAVA_OPTS="" means no options, not one empty argument
+                cmd.add(opt);
+            }
+        }
+        cmd.add("-jar");
+        cmd.add(jar.toAbsolutePath().toString());
+        return cmd;
+    }
+
     /** Instance 1 keeps the service's name; instance n is {@code <service>-n} (logs, pid files, supervisor). */
     static String instanceName(LocalStack.Service svc, int instance) {
         return instance == 1 ? svc.name() : svc.name() + "-" + instance;
@@ -97,14 +128,11 @@ final class ServiceLauncher {
         e.put("WEBHOOK_ALLOW_PRIVATE_TARGETS", "true");
         // Local receivers are plain http on loopback (webhook-dispatcher README: the local stack allows both).
         e.put("WEBHOOK_ALLOW_HTTP", "true");
-        String javaOpts = System.getenv().getOrDefault("SERVICE_JAVA_OPTS",
-                "-XX:+UseSerialGC -Xms32m -Xmx384m -Xss512k -XX:ReservedCodeCacheSize=96m -XX:+ExitOnOutOfMemoryError");
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(List.of(javaOpts.trim().split("\\s+")));
-        cmd.add("-jar");
-        cmd.add(jar.toString());
-        ManagedProcess p = ManagedProcess.start(instanceName(svc, instance), cmd, e, root.resolve(svc.module()),
+        String javaOpts = System.getenv().getOrDefault("SERVICE_JAVA_OPTS", DEFAULT_JAVA_OPTS);
+        List<String> cmd = command(Path.of(System.getProperty("java.home"), "bin", "java"), javaOpts, jar);
+        // Run in target/quarkus-app: the AppCDS archive names the jar as Quarkus started it when writing the
+        // archive ("quarkus-run.jar", relative), and the JVM looks for it from its working directory.
+        ManagedProcess p = ManagedProcess.start(instanceName(svc, instance), cmd, e, jar.getParent(),
                 logs.resolve(instanceName(svc, instance) + ".log"));
         try {
             Readiness.awaitHttp(http, "http://127.0.0.1:" + port + "/q/health/ready", Duration.ofSeconds(300), p);
