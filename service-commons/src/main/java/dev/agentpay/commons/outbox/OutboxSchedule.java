@@ -37,7 +37,11 @@ public class OutboxSchedule {
         }
     }
 
-    @Scheduled(every = "10m", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    /**
+     * Deletes published rows past {@code platform.outbox.retention} every {@code platform.outbox.cleanup-interval}
+     * (10 minutes; a short retention with a short interval lets a soak run show the table's plateau: bench/soak.sh).
+     */
+    @Scheduled(every = "${platform.outbox.cleanup-interval:10m}", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> cleanUp() {
         return started && config.relayEnabled() ? relay.get().cleanUp() : Uni.createFrom().voidItem();
     }
