@@ -112,8 +112,15 @@ public class DeliveryRepository {
         // synchronous commit (the attempt's record) flushes it anyway.
         // An instance frozen inside its claim (the lock held) has its session ended by the server after 5 s, so
         // the other instances go on claiming (issue 29).
+        // Both per-subscription checks are scalar subqueries (one index probe each: webhook_delivery_sub_due, and the
+        // head of the resource's queue in webhook_delivery_order), whatever the statistics say. As a semi-join and an
+        // anti-join the planner, with statistics from an emptied table, scanned every pending delivery of the
+        // subscription once per candidate: 54 ms for 40,000 pending against 0.3 ms now (bench/RESULTS.md, "Soak").
+        // The claim's statement may not run longer than 10 s: it holds the claim lock, and a claim that ran for minutes
+        // (a plan gone wrong) stopped every instance's deliveries (found by the soak, bench/RESULTS.md).
         return tx.preparedQuery("select pg_try_advisory_xact_lock($1), set_config('synchronous_commit', 'off', true),"
-                        + " set_config('idle_in_transaction_session_timeout', '5000', true)")
+                        + " set_config('idle_in_transaction_session_timeout', '5000', true),"
+                        + " set_config('statement_timeout', '10000', true)")
                 .execute(Tuple.of(CLAIM_LOCK))
                 .flatMap(rs -> !rs.iterator().next().getBoolean(0) ? Uni.createFrom().item(List.<Claimed>of())
                         : tx.preparedQuery("""
@@ -123,8 +130,8 @@ public class DeliveryRepository {
                                     group by subscription_id),
                                 subs as (
                                     select s.id from webhook_subscription s where s.status = 'active'
-                                    and exists (select 1 from webhook_delivery d where d.subscription_id = s.id
-                                        and d.status = 'pending' and d.next_attempt_at <= now())),
+                                    and (select true from webhook_delivery d where d.subscription_id = s.id
+                                        and d.status = 'pending' and d.next_attempt_at <= now() limit 1)),
                                 pick as (
                                     select x.id from subs
                                     left join inflight i on i.subscription_id = subs.id
@@ -133,9 +140,9 @@ public class DeliveryRepository {
                                         where d.subscription_id = subs.id and d.status = 'pending'
                                           and d.next_attempt_at <= now()
                                           and (d.lease_until is null or d.lease_until <= now())
-                                          and not exists (select 1 from webhook_delivery p
+                                          and d.seq = (select p.seq from webhook_delivery p
                                               where p.subscription_id = d.subscription_id and p.ordering_key = d.ordering_key
-                                                and p.status = 'pending' and p.seq < d.seq)
+                                                and p.status = 'pending' order by p.seq limit 1)
                                         order by d.next_attempt_at, d.seq
                                         limit greatest($2 - coalesce(i.n, 0), 0)) x
                                     limit $1)

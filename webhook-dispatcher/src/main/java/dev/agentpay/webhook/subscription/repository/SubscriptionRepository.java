@@ -92,10 +92,28 @@ public class SubscriptionRepository {
                                 .replaceWith(1));
     }
 
-    public Uni<Boolean> delete(SqlClient c, String partnerId, UUID id) {
-        return c.preparedQuery("delete from webhook_subscription where partner_id = $1 and id = $2")
+    /**
+     * Deletes the partner's subscription with its deliveries and attempts, inside {@code tx}, then the stored events no
+     * other subscription's delivery refers to (they used to stay behind: the history pruner only removes the events of
+     * the deliveries it prunes; found by the soak). Emits whether the subscription existed.
+     */
+    public Uni<Boolean> delete(SqlClient tx, String partnerId, UUID id) {
+        return tx.preparedQuery("with sub as (delete from webhook_subscription where partner_id = $1 and id = $2 returning id),"
+                        + " gone as (delete from webhook_delivery d using sub where d.subscription_id = sub.id returning d.event_id)"
+                        + " select (select count(*) from sub)::int as deleted, array(select distinct event_id from gone) as events")
                 .execute(Tuple.of(partnerId, id))
-                .map(rs -> rs.rowCount() == 1);
+                .flatMap(rs -> {
+                    Row r = rs.iterator().next();
+                    UUID[] events = r.getArrayOfUUIDs("events");
+                    boolean deleted = r.getInteger("deleted") == 1;
+                    if (!deleted || events == null || events.length == 0) {
+                        return Uni.createFrom().item(deleted);
+                    }
+                    return tx.preparedQuery("delete from webhook_event e where e.id = any($1)"
+                                    + " and not exists (select 1 from webhook_delivery d where d.event_id = e.id)")
+                            .execute(Tuple.of(events))
+                            .replaceWith(true);
+                });
     }
 
     static Subscription map(Row r) {

@@ -101,7 +101,7 @@ public class SubscriptionService {
     }
 
     public Uni<Void> delete(String partnerId, UUID id) {
-        return subscriptions.delete(pool, partnerId, id).map(deleted -> {
+        return pool.withTransaction(tx -> subscriptions.delete(tx, partnerId, id)).map(deleted -> {
             if (!deleted) {
                 throw notFound();
             }

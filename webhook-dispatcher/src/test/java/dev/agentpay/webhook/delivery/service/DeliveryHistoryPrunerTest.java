@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentpay.localstack.testing.KafkaTestResource;
 import dev.agentpay.localstack.testing.PostgresTestResource;
+import dev.agentpay.webhook.subscription.service.SubscriptionService;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -18,7 +19,10 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** The delivery history keeps what ended within the retention and every pending delivery, and nothing else. */
+/**
+ * The delivery history keeps what ended within the retention and every pending delivery, and nothing else; a deleted
+ * subscription leaves no event behind that only its deliveries referred to.
+ */
 @QuarkusTest
 @WithTestResource(PostgresTestResource.class)
 @WithTestResource(KafkaTestResource.class)
@@ -28,6 +32,8 @@ class DeliveryHistoryPrunerTest {
     DeliveryHistoryPruner pruner;
     @Inject
     Pool pool;
+    @Inject
+    SubscriptionService subscriptions;
 
     @Test
     void deletesWhatEndedBeforeTheRetentionWithItsAttemptsAndKeepsTheRest() {
@@ -58,6 +64,25 @@ class DeliveryHistoryPrunerTest {
                 .containsExactlyInAnyOrder(shared, pendingOld, recent);
         // a second run finds nothing
         assertThat(pruner.prune(now, Duration.ofDays(30), 1).await().atMost(Duration.ofSeconds(30))).isZero();
+    }
+
+    @Test
+    void deletingASubscriptionTakesTheEventsOnlyItsDeliveriesReferredTo() {
+        Instant now = Instant.now();
+        UUID s1 = subscription();
+        UUID s2 = subscription();
+        UUID onlyS1 = event(now);
+        UUID both = event(now);
+        UUID d1 = delivery(s1, onlyS1, "succeeded", now);
+        attempt(d1);
+        UUID d2 = delivery(s1, both, "pending", null);
+        UUID d3 = delivery(s2, both, "succeeded", now);
+
+        subscriptions.delete("prune-partner", s1).await().atMost(Duration.ofSeconds(30));
+
+        assertThat(ids("select id from webhook_delivery where id = any($1)", d1, d2, d3)).containsExactly(d3);
+        assertThat(ids("select id from webhook_event where id = any($1)", onlyS1, both)).containsExactly(both);
+        assertThat(ids("select id from webhook_subscription where id = any($1)", s1, s2)).containsExactly(s2);
     }
 
     private UUID subscription() {
