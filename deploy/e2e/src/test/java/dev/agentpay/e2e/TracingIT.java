@@ -74,12 +74,18 @@ class TracingIT {
         org.awaitility.Awaitility.await("the trace " + traceId + " from every service on the path, over OTLP")
                 .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
                 .until(() -> receiver.trace(traceId), complete);
-        List<OtlpReceiver.ReceivedSpan> spans = receiver.trace(traceId);
-        // one tree: every span but the request's own has its parent in the same trace
-        java.util.Set<String> ids = new java.util.HashSet<>(spans.stream().map(OtlpReceiver.ReceivedSpan::spanId).toList());
-        assertThat(spans.stream().filter(s -> !s.parentSpanId().isEmpty() && !ids.contains(s.parentSpanId())).toList())
-                .as("spans whose parent is not in the trace (only the gateway-facing request span may have none): %s", spans)
-                .allMatch(s -> s.service().equals("mandate-service") && s.name().startsWith("POST"));
+        // one tree: every span but the request's own has its parent in the same trace. Each service exports in batches
+        // of its own, so a child (a consumer's span) may arrive before its parent (the producer's publish, e.g. of a
+        // later event of the same trace); the tree is awaited too, and a parent that never arrives fails it.
+        org.awaitility.Awaitility.await("every span of " + traceId + " with its parent in the trace")
+                .atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .untilAsserted(() -> {
+                    List<OtlpReceiver.ReceivedSpan> spans = receiver.trace(traceId);
+                    java.util.Set<String> ids = new java.util.HashSet<>(spans.stream().map(OtlpReceiver.ReceivedSpan::spanId).toList());
+                    assertThat(spans.stream().filter(s -> !s.parentSpanId().isEmpty() && !ids.contains(s.parentSpanId())).toList())
+                            .as("spans whose parent is not in the trace (only the gateway-facing request span may have none): %s", spans)
+                            .allMatch(s -> s.service().equals("mandate-service") && s.name().startsWith("POST"));
+                });
     }
 
     private static boolean has(List<OtlpReceiver.ReceivedSpan> spans, String service, String namePrefix) {
