@@ -23,8 +23,8 @@
 #   SKIP_BUILD=1 deploy/local/run --any-ports --state-dir /tmp/soakstate
 #
 # (drop SKIP_BUILD=1 for a first build; deploy/local/run stop --state-dir /tmp/soakstate stops it). Use a fresh
-# stack: each run deletes its webhook subscription at the end, and a next run on the same stack may meet the
-# dispatcher's claim stall (bench/RESULTS.md, "Soak"). What each variable sets: platform.consumers.processed-retention
+# stack, so each run starts from the same empty housekeeping tables (the dispatcher's claim stall the first trials
+# met after a deleted subscription is fixed: bench/RESULTS.md, "Soak"). What each variable sets: platform.consumers.processed-retention
 # / prune-interval (service-commons ProcessedEventPruner, first round 2 min after start), platform.outbox.retention /
 # cleanup-interval (OutboxSchedule, first round 1 min after start), webhook.history.retention / prune-interval
 # (webhook-dispatcher DeliveryHistoryPruner, first round 2 min after start). mandate-service's idempotency records are
