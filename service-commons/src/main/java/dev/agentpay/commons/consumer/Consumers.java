@@ -1,5 +1,6 @@
 package dev.agentpay.commons.consumer;
 
+import dev.agentpay.commons.loop.InFlight;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
@@ -15,7 +16,6 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -80,7 +80,7 @@ public class Consumers {
     MutinyEmitter<String> deadLetters;
 
     private final Map<String, Stall> stalls = new ConcurrentHashMap<>();
-    private final AtomicInteger applyingNow = new AtomicInteger();
+    private final InFlight applyingNow = new InFlight();
     private volatile boolean draining;
     private final Map<String, AtomicLong> deadLettered = new ConcurrentHashMap<>();
 
@@ -100,17 +100,9 @@ public class Consumers {
                 // held, never acknowledged: the partition's next owner applies it
                 return Uni.createFrom().<T>nothing();
             }
-            applyingNow.incrementAndGet();
-            return applying.onTermination().invoke(this::finished);
+            applyingNow.started();
+            return applying.onTermination().invoke(applyingNow::ended);
         });
-    }
-
-    private void finished() {
-        if (applyingNow.decrementAndGet() == 0) {
-            synchronized (applyingNow) {
-                applyingNow.notifyAll();
-            }
-        }
     }
 
     /** The first step of a clean shutdown: see the class comment, "Drain on SIGTERM". */
@@ -127,22 +119,7 @@ public class Consumers {
      */
     boolean drain(Duration timeout) {
         draining = true;
-        long deadline = System.nanoTime() + timeout.toNanos();
-        synchronized (applyingNow) {
-            while (applyingNow.get() > 0) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                try {
-                    applyingNow.wait(Math.max(1, left / 1_000_000));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return applyingNow.get() == 0;
-                }
-            }
-        }
-        return true;
+        return applyingNow.awaitNone(timeout);
     }
 
     /** Records (or batches) being applied right now in this instance. */

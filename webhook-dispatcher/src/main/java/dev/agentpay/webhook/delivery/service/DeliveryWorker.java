@@ -1,5 +1,6 @@
 package dev.agentpay.webhook.delivery.service;
 
+import dev.agentpay.commons.loop.InFlight;
 import dev.agentpay.commons.loop.WakeLoop;
 import dev.agentpay.webhook.delivery.client.WebhookHttpClient;
 import dev.agentpay.webhook.config.WebhookConfig;
@@ -31,7 +32,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 /**
@@ -62,7 +62,7 @@ public class DeliveryWorker {
     @Inject
     Pool pool;
 
-    private final AtomicInteger inFlight = new AtomicInteger();
+    private final InFlight inFlight = new InFlight();
     private Timer latency;
     private Timer claimTimer;
     private Timer recordTimer;
@@ -104,22 +104,7 @@ public class DeliveryWorker {
      */
     boolean drain(Duration timeout) {
         loop.stop();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        synchronized (inFlight) {
-            while (inFlight.get() > 0) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                try {
-                    inFlight.wait(Math.max(1, left / 1_000_000));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return inFlight.get() == 0;
-                }
-            }
-        }
-        return true;
+        return inFlight.awaitNone(timeout);
     }
 
     @Scheduled(every = "${webhook.delivery.poll-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
@@ -165,7 +150,7 @@ public class DeliveryWorker {
     }
 
     private void send(Claimed c) {
-        inFlight.incrementAndGet();
+        inFlight.started();
         attempt(c).subscribe().with(v -> done(), e -> {
             LOG.warnf("recording delivery %s failed; its lease will expire and it will be retried: %s",
                     c.deliveryId(), e.getMessage());
@@ -174,11 +159,7 @@ public class DeliveryWorker {
     }
 
     private void done() {
-        if (inFlight.decrementAndGet() == 0) {
-            synchronized (inFlight) {
-                inFlight.notifyAll();
-            }
-        }
+        inFlight.ended();
         wake();
     }
 
