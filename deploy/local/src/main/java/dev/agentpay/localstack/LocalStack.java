@@ -168,14 +168,20 @@ public final class LocalStack {
         env.remove("SOLANA_FACILITATOR_SECRET_KEY");
         env.remove("SOLANA_FACILITATOR_ADDRESS");
 
-        // Infrastructure: PostgreSQL, Kafka and the chains start side by side.
+        // What depends on nothing starts at once, side by side: PostgreSQL, Kafka, the EVM chains and the Solana chain.
         CompletableFuture<PostgresServer> pg = Steps.async("postgres", () -> {
             PostgresServer s = PostgresServer.start(data.resolve("postgres"), port(options, 5432), true);
             SERVICES.forEach(svc -> s.ensureDatabase(svc.database()));
             return s;
         });
+        int kafkaPort = port(options, 9092);
+        // On a start with data, every topic is already there: the services then start while the broker does (each
+        // connects when it is up, and is ready only then), instead of after it. On a first start (or after an upgrade
+        // that added a topic) they wait for ensureTopics, so no consumer's subscription creates a topic with the
+        // broker's defaults instead of its own partitions and clean-up policy.
+        boolean topicsKept = KafkaServer.topicsKept(data.resolve("kafka"));
         CompletableFuture<KafkaServer> kafka = Steps.async("kafka", () -> {
-            KafkaServer k = KafkaServer.start(data.resolve("kafka"), port(options, 9092), logs.resolve("kafka.log"));
+            KafkaServer k = KafkaServer.start(data.resolve("kafka"), kafkaPort, logs.resolve("kafka.log"));
             k.ensureTopics();
             return k;
         });
@@ -186,16 +192,14 @@ public final class LocalStack {
             int preferred = 8545 + i++;
             anvils.put(c.chain(), Steps.async("anvil " + c.chain() + " (" + c.chainId() + ")", () -> anvil(c.chain(), c.chainId(), options, preferred)));
         }
+        int solanaPort = port(options, 8899);
+        CompletableFuture<SolanaNode> solanaStart = Steps.async("solana (LiteSVM)", () -> startSolana(solanaPort, secrets));
         // Each part is supervised: if it dies, it is started again on the same port and data.
         PostgresServer postgres = pg.join();
         supervised("postgres", postgres, () -> PostgresServer.start(data.resolve("postgres"), postgres.port(), true));
         env.put("POSTGRES_PORT", Integer.toString(postgres.port()));
-        KafkaServer broker = kafka.join();
-        int kafkaPort = Integer.parseInt(broker.bootstrapServers().substring(broker.bootstrapServers().lastIndexOf(':') + 1));
-        supervised("kafka", broker.process(), () -> KafkaServer.start(data.resolve("kafka"), kafkaPort, logs.resolve("kafka.log")).process());
-        env.put("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
-        // A group coordinator that never comes back after an unclean broker restart is healed by a clean one.
-        started.add(new KafkaGroupWatchdog(broker::bootstrapServers, () -> supervisor.current("kafka"), Duration.ofSeconds(120)));
+        String kafkaBootstrap = KafkaServer.bootstrapServers(kafkaPort);
+        env.put("KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrap);
         Map<String, AnvilNode> chains = new LinkedHashMap<>();
         try {
             anvils.forEach((n, f) -> {
@@ -207,16 +211,19 @@ public final class LocalStack {
             throw e.getCause() instanceof StateLost lost ? lost : e;
         }
         saveChainsEvery(chains.keySet(), Duration.ofSeconds(5));
+        SolanaNode solana = solanaStart.join();
+        supervised("solana", solana.process(), () -> startSolana(solanaPort, secrets).process());
 
+        // The facilitator needs only the base chain and Solana: it starts while the contracts are installed.
+        int facilitatorPort = port(options, 4020);
+        CompletableFuture<ManagedProcess> facilitatorStart = Steps.async("x402 facilitator",
+                () -> facilitator(chains.get("base"), solana, facilitatorPort, secrets));
         ChainSetup setup = new ChainSetup(local, secrets);
         Steps.timed("contracts", () -> {
             setup.install(chains, env);
             return null;
         });
 
-        int solanaPort = port(options, 8899);
-        SolanaNode solana = Steps.timed("solana (LiteSVM)", () -> startSolana(solanaPort, secrets));
-        supervised("solana", solana.process(), () -> startSolana(solanaPort, secrets).process());
         env.put("SOLANA_RPC_URL", solana.rpcUrl());
         env.put("SOLANA_USDC_MINT", SOLANA_USDC_MINT);
         env.put("SOLANA_PAYMENT_ADDRESS", secrets.get("SOLANA_PAYMENT_ADDRESS"));
@@ -225,9 +232,12 @@ public final class LocalStack {
         // 400 ms slots: a 200 ms poll keeps detection after finality well under the 1.5 s target
         env.put("SOLANA_POLL_INTERVAL", "PT0.2S");
 
-        int facilitatorPort = port(options, 4020);
-        ManagedProcess facilitator = Steps.timed("x402 facilitator", () -> facilitator(chains.get("base"), solana, facilitatorPort, secrets));
+        ManagedProcess facilitator = facilitatorStart.join();
         supervised("x402-facilitator", facilitator, () -> facilitator(chains.get("base"), solana, facilitatorPort, secrets));
+        env.put("X402_FACILITATOR_URL", "http://127.0.0.1:" + facilitatorPort);
+        if (!topicsKept) {
+            superviseKafka(kafka.join(), kafkaPort);
+        }
         env.put("X402_SOLANA_FEE_PAYER", secrets.get("SOLANA_FACILITATOR_ADDRESS"));
 
 
@@ -269,9 +279,12 @@ public final class LocalStack {
                 int instance = n;
                 String name = ServiceLauncher.instanceName(svc, instance);
                 instanceNames.add(name);
-                starters.add(() -> services.start(svc, instance, postgres, broker, baseUrl));
-                starts.add(Steps.async(name, () -> services.start(svc, instance, postgres, broker, baseUrl)));
+                starters.add(() -> services.start(svc, instance, postgres, kafkaBootstrap, baseUrl));
+                starts.add(Steps.async(name, () -> services.start(svc, instance, postgres, kafkaBootstrap, baseUrl)));
             }
+        }
+        if (topicsKept) {
+            superviseKafka(kafka.join(), kafkaPort);
         }
         for (int s = 0; s < instanceNames.size(); s++) {
             supervisor.supervise(instanceNames.get(s), starts.get(s).join(), starters.get(s));
@@ -337,6 +350,13 @@ public final class LocalStack {
 
     private AnvilNode anvil(String name, long chainId, Options options, int preferred) throws IOException {
         return startAnvil(name, chainId, port(options, preferred));
+    }
+
+    /** Registers the broker with the supervisor (before the services, so it stops after them) and its watchdog. */
+    private void superviseKafka(KafkaServer broker, int kafkaPort) {
+        supervised("kafka", broker.process(), () -> KafkaServer.start(data.resolve("kafka"), kafkaPort, logs.resolve("kafka.log")).process());
+        // A group coordinator that never comes back after an unclean broker restart is healed by a clean one.
+        started.add(new KafkaGroupWatchdog(broker::bootstrapServers, () -> supervisor.current("kafka"), Duration.ofSeconds(120)));
     }
 
     /** Registers a started part with the supervisor and stops it (for good) on shutdown. */
@@ -450,7 +470,6 @@ public final class LocalStack {
             p.stop();
             throw e;
         }
-        env.put("X402_FACILITATOR_URL", url);
         return p;
     }
 

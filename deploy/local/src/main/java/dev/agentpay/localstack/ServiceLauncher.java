@@ -72,7 +72,7 @@ final class ServiceLauncher {
     }
 
     /** Starts instance {@code instance} (1-based) of a service. */
-    ManagedProcess start(LocalStack.Service svc, int instance, PostgresServer pg, KafkaServer kafka, String baseUrl) {
+    ManagedProcess start(LocalStack.Service svc, int instance, PostgresServer pg, String kafkaBootstrap, String baseUrl) {
         Path jar = root.resolve(svc.module()).resolve("target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: build first (deploy/local/run builds it)");
@@ -85,7 +85,7 @@ final class ServiceLauncher {
         e.put("DB_NAME", svc.database());
         e.put("DB_USER", PostgresServer.USER);
         e.put("DB_PASSWORD", PostgresServer.PASSWORD);
-        e.put("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
+        e.put("KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrap);
         e.put("ADMIN_API_KEY", env.get("ADMIN_API_KEY"));
         e.put("PUBLIC_BASE_URL", baseUrl);
         e.put("GATEWAY_URL", baseUrl);
