@@ -89,6 +89,8 @@ class DrainIT {
 
         long pid = ReplicatedStack.pid(INSTANCE);
         ProcessHandle process = ProcessHandle.of(pid).orElseThrow();
+        java.nio.file.Path log = ReplicatedStack.stateDir().resolve("logs").resolve(INSTANCE + ".log");
+        long logOffset = java.nio.file.Files.size(log); // the launcher appends: what follows is this shutdown (and the restart)
         long t0 = System.currentTimeMillis();
         FailoverIT.signal("TERM", pid);
         // readiness first: DOWN while the instance is alive (liveness UP) and still serving
@@ -116,6 +118,11 @@ class DrainIT {
                 .until(() -> groups.describe(GROUP), g -> "STABLE".equals(g.groupState().name()) && g.members().size() == 1
                         && g.members().iterator().next().assignment().topicPartitions().size() == partitions);
         long movedMs = System.currentTimeMillis() - t0;
+        String shutdownLog;
+        try (var in = java.nio.file.Files.newInputStream(log)) {
+            in.skipNBytes(logOffset);
+            shutdownLog = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
 
         String figure = String.format("| %s | SIGTERM (drain) | readiness DOWN %.2f s, exited %.1f s, group member gone at exit (seen %.1f s),"
                         + " partitions on the other instance %.1f s | %d requests sent to it, %d failed |",
@@ -129,6 +136,10 @@ class DrainIT {
         assertThat(membersAtExit).as("members of %s when %s exited (%d ms after SIGTERM)", GROUP, INSTANCE, exitMs.get())
                 .hasSize(1).isSubsetOf(membersBefore);
         assertThat(moved.members().iterator().next().consumerId()).isIn(membersBefore);
+        // nothing ran against the database after its pool closed: scheduled jobs are paused and consumers drained at
+        // the pre-shutdown event (commons loop.SchedulerDrain, consumer.Consumers)
+        assertThat(shutdownLog).as("%s's log from the SIGTERM on", INSTANCE).contains("scheduled jobs paused")
+                .doesNotContain("Pool closed");
 
         // the launcher starts it again, as Kubernetes would; the next test finds the whole stack ready
         await(INSTANCE + " restarted and ready").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
