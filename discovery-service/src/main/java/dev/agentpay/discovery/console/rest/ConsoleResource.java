@@ -72,9 +72,10 @@ public class ConsoleResource {
     static final String SCOPE_INVOICES = "invoices:read";
     static final String SCOPE_MANDATES = "mandates:read";
     static final int CHARGES_PAGE = 50;
-    static final Set<String> INVOICE_STATUSES = Set.of("PENDING", "SETTLED", "EXPIRED");
-    static final Set<String> CHAINS = Set.of("base", "polygon", "arbitrum", "skale", "solana");
-    static final Set<String> DELIVERY_STATUSES = Set.of("pending", "succeeded", "failed");
+    /** The invoice list's status filter: what it accepts and, in this order, what it offers. */
+    static final List<String> INVOICE_STATUSES = List.of("PENDING", "SETTLED", "EXPIRED");
+    static final List<String> CHAINS = List.of("base", "polygon", "arbitrum", "skale", "solana");
+    static final List<String> DELIVERY_STATUSES = List.of("pending", "succeeded", "failed");
     static final SecureRandom RANDOM = new SecureRandom();
 
     @Inject
@@ -290,7 +291,7 @@ public class ConsoleResource {
                 String next = data.path("nextCursor").isTextual() ? "/console/invoices?" + (only.isEmpty() ? "" : "status=" + only + "&")
                         + (onChain.isEmpty() ? "" : "chain=" + onChain + "&") + "cursor=" + enc(data.path("nextCursor").asText()) : null;
                 return invoices.data("s", s).data("nav", "invoices").data("items", items).data("status", only).data("chain", onChain)
-                        .data("statuses", List.of("PENDING", "SETTLED", "EXPIRED")).data("chains", List.of("base", "polygon", "arbitrum", "skale", "solana"))
+                        .data("statuses", INVOICE_STATUSES).data("chains", CHAINS)
                         .data("next", next);
             }));
         });
@@ -533,7 +534,7 @@ public class ConsoleResource {
                     String next = data.size() == 50 ? "/console/webhooks/" + id + "?" + (only.isEmpty() ? "" : "status=" + only + "&")
                             + "before=" + data.get(data.size() - 1).path("id").asText() : null;
                     return webhook.data("s", s).data("nav", "webhooks").data("w", tree(sub.body().path("data")))
-                            .data("items", tree(data)).data("status", only).data("next", next).data("flash", flash())
+                            .data("items", tree(data)).data("status", only).data("statuses", DELIVERY_STATUSES).data("next", next).data("flash", flash())
                             .data("suggestedSecret", "whsec-" + HexFormat.of().formatHex(random(24)));
                 }));
             });
