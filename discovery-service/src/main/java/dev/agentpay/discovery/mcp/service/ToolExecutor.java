@@ -204,11 +204,7 @@ public class ToolExecutor {
         String id = args.get("mandate_id").asText();
         MandateServiceClient.Credential credential = credential(args, bearer);
         if (credential == null) {
-            String why = args.has("api_key") && args.has("access_token")
-                    ? "send one credential: api_key or access_token, not both"
-                    : "api_key: is required (or an OAuth 2.0 access token with scope disputes:write: access_token, or the MCP "
-                            + "request's Authorization: Bearer header)";
-            return Uni.createFrom().item(failure("Invalid arguments for service_dispute_open: " + why, error("invalid_arguments", why)));
+            return Uni.createFrom().item(noCredential("service_dispute_open", args, "disputes:write"));
         }
         return mandates.dispute(id, credential, args.get("reason").asText(), "mcp:service_dispute_open")
                 .map(r -> {
