@@ -2,12 +2,9 @@ package dev.agentpay.discovery.checkout.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.discovery.checkout.domain.CheckoutView;
-import dev.agentpay.discovery.client.HttpJson;
 import dev.agentpay.discovery.client.InvoiceServiceClient;
-import dev.agentpay.discovery.config.DiscoveryConfig;
 import dev.agentpay.discovery.pages.config.PagesConfig;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.http.HttpMethod;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Optional;
@@ -21,10 +18,7 @@ import java.util.UUID;
 public class CheckoutService {
 
     @Inject
-    HttpJson http;
-
-    @Inject
-    DiscoveryConfig config;
+    InvoiceServiceClient invoices;
 
     @Inject
     PagesConfig pages;
@@ -40,18 +34,16 @@ public class CheckoutService {
         if (!uuid.toString().equalsIgnoreCase(id)) {
             return Uni.createFrom().item(Optional.empty());
         }
-        String url = config.invoiceServiceUrl().replaceAll("/+$", "") + "/v1/invoices/" + uuid + "/pay";
-        return http.read(InvoiceServiceClient.SERVICE, http.send(http.jsonRequest(HttpMethod.GET, url), null))
-                .map(r -> {
-                    if (r.status() == 404) {
-                        return Optional.<CheckoutView>empty();
-                    }
-                    if (r.status() != 200 || r.body() == null || !r.body().path("data").isObject()) {
-                        throw new dev.agentpay.discovery.domain.UpstreamUnavailableException(InvoiceServiceClient.SERVICE,
-                                new IllegalStateException("status " + r.status()));
-                    }
-                    return Optional.of(toView(r.body().path("data")));
-                });
+        return invoices.pay(uuid).map(r -> {
+            if (r.status() == 404) {
+                return Optional.<CheckoutView>empty();
+            }
+            if (r.status() != 200 || r.body() == null || !r.body().path("data").isObject()) {
+                throw new dev.agentpay.discovery.domain.UpstreamUnavailableException(InvoiceServiceClient.SERVICE,
+                        new IllegalStateException("status " + r.status()));
+            }
+            return Optional.of(toView(r.body().path("data")));
+        });
     }
 
     CheckoutView toView(JsonNode inv) {

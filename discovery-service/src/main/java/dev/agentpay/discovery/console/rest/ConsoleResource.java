@@ -72,10 +72,15 @@ public class ConsoleResource {
     static final String SCOPE_INVOICES = "invoices:read";
     static final String SCOPE_MANDATES = "mandates:read";
     static final int CHARGES_PAGE = 50;
-    static final Set<String> INVOICE_STATUSES = Set.of("PENDING", "SETTLED", "EXPIRED");
-    static final Set<String> CHAINS = Set.of("base", "polygon", "arbitrum", "skale", "solana");
-    static final Set<String> DELIVERY_STATUSES = Set.of("pending", "succeeded", "failed");
+    /** The invoice list's status filter: what it accepts and, in this order, what it offers. */
+    static final List<String> INVOICE_STATUSES = List.of("PENDING", "SETTLED", "EXPIRED");
+    static final List<String> CHAINS = List.of("base", "polygon", "arbitrum", "skale", "solana");
+    static final List<String> DELIVERY_STATUSES = List.of("pending", "succeeded", "failed");
     static final SecureRandom RANDOM = new SecureRandom();
+    /** What the not-found page says of an id that is not one of a mandate, a webhook subscription, a delivery. */
+    static final String NO_SUCH_MANDATE = "No mandate has this id.";
+    static final String NO_SUCH_WEBHOOK = "No webhook subscription has this id.";
+    static final String NO_SUCH_DELIVERY = "No delivery has this id.";
 
     @Inject
     ConsoleSessions sessions;
@@ -174,7 +179,7 @@ public class ConsoleResource {
     public Uni<Response> signIn(@FormParam("apiKey") String apiKey, @FormParam("_csrf") String csrf,
             @CookieParam(LOGIN_COOKIE) String loginToken, @HeaderParam("Origin") String origin) {
         if (!sameOrigin(origin) || !ConsoleSessions.tokensMatch(loginToken, csrf)) {
-            return refusedSignIn();
+            return formRefused(null);
         }
         String key = apiKey == null ? "" : apiKey.trim();
         if (!API_KEY.matcher(key).matches()) {
@@ -207,7 +212,7 @@ public class ConsoleResource {
             @FormParam("_csrf") String csrf, @CookieParam(LOGIN_COOKIE) String loginToken, @HeaderParam("Origin") String origin,
             @Context HttpServerRequest request) {
         if (!sameOrigin(origin) || !ConsoleSessions.tokensMatch(loginToken, csrf)) {
-            return refusedSignIn();
+            return formRefused(null);
         }
         String id = clientId == null ? "" : clientId.trim();
         String secret = clientSecret == null ? "" : clientSecret.trim();
@@ -240,11 +245,6 @@ public class ConsoleResource {
     /** The first page a session may read: the invoices, else the mandates, else the webhooks. */
     static String landing(Credential c) {
         return c.allows(SCOPE_INVOICES) ? "/console/invoices" : c.allows(SCOPE_MANDATES) ? "/console/mandates" : "/console/webhooks";
-    }
-
-    Uni<Response> refusedSignIn() {
-        return html(403, error.data("nav", "").data("s", null).data("title", "Refused")
-                .data("message", "This form has expired or did not come from the console. Go back, reload the page and try again."));
     }
 
     /** The sign-in page with its CSRF token (set again in the cookie); {@code form} names the form an error belongs to. */
@@ -290,7 +290,7 @@ public class ConsoleResource {
                 String next = data.path("nextCursor").isTextual() ? "/console/invoices?" + (only.isEmpty() ? "" : "status=" + only + "&")
                         + (onChain.isEmpty() ? "" : "chain=" + onChain + "&") + "cursor=" + enc(data.path("nextCursor").asText()) : null;
                 return invoices.data("s", s).data("nav", "invoices").data("items", items).data("status", only).data("chain", onChain)
-                        .data("statuses", List.of("PENDING", "SETTLED", "EXPIRED")).data("chains", List.of("base", "polygon", "arbitrum", "skale", "solana"))
+                        .data("statuses", INVOICE_STATUSES).data("chains", CHAINS)
                         .data("next", next);
             }));
         });
@@ -342,10 +342,7 @@ public class ConsoleResource {
     @Operation(hidden = true)
     public Uni<Response> mandate(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id,
             @QueryParam("charges") String chargesCursor) {
-        return withSession(sid, s -> {
-            if (!MANDATE_ID.matcher(id).matches()) {
-                return notFound(s, "No mandate has this id.");
-            }
+        return withSession(sid, MANDATE_ID.matcher(id).matches(), NO_SUCH_MANDATE, s -> {
             return api.get(Service.MANDATE, s.credential(), "/v1/mandates/" + id).chain(r -> {
                 if (r.status() == 404) {
                     return notFound(s, "No mandate of yours has this id.");
@@ -390,10 +387,7 @@ public class ConsoleResource {
     @Operation(hidden = true)
     public Uni<Response> dispute(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id,
             @FormParam("_csrf") String csrf, @FormParam("reason") String reason, @HeaderParam("Origin") String origin) {
-        return withPost(sid, csrf, origin, s -> {
-            if (!MANDATE_ID.matcher(id).matches()) {
-                return notFound(s, "No mandate has this id.");
-            }
+        return withPost(sid, csrf, origin, MANDATE_ID.matcher(id).matches(), NO_SUCH_MANDATE, s -> {
             ObjectNode body = mapper.createObjectNode().put("reason", reason == null ? "" : reason).put("triggered_by", "console");
             return postThenSee(s, Service.MANDATE, "/v1/mandates/" + id + "/dispute", body, "/console/mandates/" + id + "?flash=disputed");
         });
@@ -410,10 +404,7 @@ public class ConsoleResource {
     @Path("/mandates/{id}/dispute")
     @Operation(hidden = true)
     public Uni<Response> disputeCase(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id) {
-        return withSession(sid, s -> {
-            if (!MANDATE_ID.matcher(id).matches()) {
-                return notFound(s, "No mandate has this id.");
-            }
+        return withSession(sid, MANDATE_ID.matcher(id).matches(), NO_SUCH_MANDATE, s -> {
             return api.get(Service.MANDATE, s.credential(), "/v1/mandates/" + id + "/dispute").chain(r -> {
                 String code = r.body() == null ? "" : r.body().path("error").path("code").asText("");
                 if (r.status() == 404 && "mandate_not_found".equals(code)) {
@@ -443,10 +434,7 @@ public class ConsoleResource {
     public Uni<Response> addEvidence(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id,
             @FormParam("_csrf") String csrf, @FormParam("party") String party, @FormParam("text") String text,
             @FormParam("links") String links, @FormParam("idempotencyKey") String idempotencyKey, @HeaderParam("Origin") String origin) {
-        return withPost(sid, csrf, origin, s -> {
-            if (!MANDATE_ID.matcher(id).matches()) {
-                return notFound(s, "No mandate has this id.");
-            }
+        return withPost(sid, csrf, origin, MANDATE_ID.matcher(id).matches(), NO_SUCH_MANDATE, s -> {
             ObjectNode body = mapper.createObjectNode().put("party", party == null ? "" : party.trim()).put("text", text == null ? "" : text)
                     .put("triggered_by", "console");
             var list = body.putArray("links");
@@ -514,10 +502,7 @@ public class ConsoleResource {
     @Operation(hidden = true)
     public Uni<Response> webhook(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id,
             @QueryParam("status") String status, @QueryParam("before") String before) {
-        return withSession(sid, s -> {
-            if (!UUID_TEXT.matcher(id).matches()) {
-                return notFound(s, "No webhook subscription has this id.");
-            }
+        return withSession(sid, UUID_TEXT.matcher(id).matches(), NO_SUCH_WEBHOOK, s -> {
             String st = status == null ? "" : status.trim().toLowerCase(Locale.ROOT);
             String only = DELIVERY_STATUSES.contains(st) ? st : "";
             String page = "/v1/webhooks/" + id + "/deliveries?limit=50" + (only.isEmpty() ? "" : "&status=" + only)
@@ -533,7 +518,7 @@ public class ConsoleResource {
                     String next = data.size() == 50 ? "/console/webhooks/" + id + "?" + (only.isEmpty() ? "" : "status=" + only + "&")
                             + "before=" + data.get(data.size() - 1).path("id").asText() : null;
                     return webhook.data("s", s).data("nav", "webhooks").data("w", tree(sub.body().path("data")))
-                            .data("items", tree(data)).data("status", only).data("next", next).data("flash", flash())
+                            .data("items", tree(data)).data("status", only).data("statuses", DELIVERY_STATUSES).data("next", next).data("flash", flash())
                             .data("suggestedSecret", "whsec-" + HexFormat.of().formatHex(random(24)));
                 }));
             });
@@ -545,10 +530,7 @@ public class ConsoleResource {
     @Operation(hidden = true)
     public Uni<Response> delivery(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id,
             @PathParam("deliveryId") String deliveryId) {
-        return withSession(sid, s -> {
-            if (!UUID_TEXT.matcher(id).matches() || !UUID_TEXT.matcher(deliveryId).matches()) {
-                return notFound(s, "No delivery has this id.");
-            }
+        return withSession(sid, UUID_TEXT.matcher(id).matches() && UUID_TEXT.matcher(deliveryId).matches(), NO_SUCH_DELIVERY, s -> {
             return api.get(Service.WEBHOOK, s.credential(), "/v1/webhooks/" + id + "/deliveries/" + deliveryId).chain(r -> r.status() == 404
                     ? notFound(s, "No delivery of yours has this id.")
                     : ok(s, r, data -> delivery.data("s", s).data("nav", "webhooks").data("webhookId", id).data("d", tree(data))
@@ -562,10 +544,7 @@ public class ConsoleResource {
     @Operation(hidden = true)
     public Uni<Response> redeliver(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id,
             @PathParam("deliveryId") String deliveryId, @FormParam("_csrf") String csrf, @HeaderParam("Origin") String origin) {
-        return withPost(sid, csrf, origin, s -> {
-            if (!UUID_TEXT.matcher(id).matches() || !UUID_TEXT.matcher(deliveryId).matches()) {
-                return notFound(s, "No delivery has this id.");
-            }
+        return withPost(sid, csrf, origin, UUID_TEXT.matcher(id).matches() && UUID_TEXT.matcher(deliveryId).matches(), NO_SUCH_DELIVERY, s -> {
             return postThenSee(s, Service.WEBHOOK, "/v1/webhooks/" + id + "/deliveries/" + deliveryId + "/redeliver", null,
                     "/console/webhooks/" + id + "/deliveries/" + deliveryId + "?flash=redelivered");
         });
@@ -578,10 +557,7 @@ public class ConsoleResource {
     public Uni<Response> rotate(@CookieParam(ConsoleSessions.COOKIE) String sid, @PathParam("id") String id,
             @FormParam("_csrf") String csrf, @FormParam("secret") String secret, @FormParam("overlapSeconds") String overlap,
             @HeaderParam("Origin") String origin) {
-        return withPost(sid, csrf, origin, s -> {
-            if (!UUID_TEXT.matcher(id).matches()) {
-                return notFound(s, "No webhook subscription has this id.");
-            }
+        return withPost(sid, csrf, origin, UUID_TEXT.matcher(id).matches(), NO_SUCH_WEBHOOK, s -> {
             ObjectNode body = mapper.createObjectNode().put("secret", secret == null ? "" : secret);
             if (overlap != null && overlap.matches("[0-9]{1,7}")) {
                 body.put("overlapSeconds", Long.parseLong(overlap));
@@ -597,8 +573,7 @@ public class ConsoleResource {
     @Operation(hidden = true)
     public Uni<Response> charts(@CookieParam(ConsoleSessions.COOKIE) String sid) {
         return withSession(sid, s -> charts.compute(s.credential()).chain(c -> html(200, chartsPage.data("s", s).data("nav", "charts").data("c", c)))
-                .onFailure(IllegalStateException.class).recoverWithUni(e -> html(502, error.data("nav", "").data("s", s).data("title", "Charts unavailable")
-                        .data("message", "The figures could not be read: " + e.getMessage()))));
+                .onFailure(IllegalStateException.class).recoverWithUni(e -> errorPage(502, s, "Charts unavailable", "The figures could not be read: " + e.getMessage())));
     }
 
     // ---- plumbing ----
@@ -606,9 +581,13 @@ public class ConsoleResource {
     /** A page that needs a session: without one (or with a key the API no longer accepts), the sign-in page. */
     Uni<Response> withSession(String sid, Function<Session, Uni<Response>> page) {
         return sessions.find(sid).map(s -> page.apply(s)
-                .onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> html(503, error.data("nav", "").data("s", s)
-                        .data("title", "Try again shortly").data("message", "The platform could not be reached just now."))))
+                .onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> unreachable(s)))
                 .orElseGet(() -> Uni.createFrom().item(ended(sid)));
+    }
+
+    /** {@link #withSession} for a page about one thing: an id that is not well formed is not found, asked of nobody. */
+    Uni<Response> withSession(String sid, boolean wellFormed, String notFound, Function<Session, Uni<Response>> page) {
+        return withSession(sid, s -> wellFormed ? page.apply(s) : notFound(s, notFound));
     }
 
     /** Where a request without a live session goes: the sign-in page, saying why when an access token expired. */
@@ -621,12 +600,16 @@ public class ConsoleResource {
     Uni<Response> withPost(String sid, String csrf, String origin, Function<Session, Uni<Response>> action) {
         return sessions.find(sid).map(s -> {
             if (!ConsoleSessions.csrfMatches(s, csrf) || !sameOrigin(origin)) {
-                return html(403, error.data("nav", "").data("s", s).data("title", "Refused")
-                        .data("message", "This form has expired or did not come from the console. Go back, reload the page and try again."));
+                return formRefused(s);
             }
-            return action.apply(s).onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> html(503, error.data("nav", "").data("s", s)
-                    .data("title", "Try again shortly").data("message", "The platform could not be reached just now.")));
+            return action.apply(s).onFailure(UpstreamUnavailableException.class).recoverWithUni(e -> unreachable(s));
         }).orElseGet(() -> Uni.createFrom().item(ended(sid)));
+    }
+
+    /** {@link #withPost} for a form about one thing: an id that is not well formed is not found, asked of nobody. */
+    Uni<Response> withPost(String sid, String csrf, String origin, boolean wellFormed, String notFound,
+            Function<Session, Uni<Response>> action) {
+        return withPost(sid, csrf, origin, s -> wellFormed ? action.apply(s) : notFound(s, notFound));
     }
 
     boolean sameOrigin(String origin) {
@@ -665,7 +648,7 @@ public class ConsoleResource {
         String msg = e == null || e.isMissingNode() ? "The platform answered " + r.status() + "."
                 : e.path("message").asText() + " (" + e.path("code").asText() + ")";
         int status = r.status() >= 400 && r.status() < 500 ? r.status() : 502;
-        return html(status, error.data("nav", "").data("s", s).data("title", "The platform refused this").data("message", msg));
+        return errorPage(status, s, "The platform refused this", msg);
     }
 
     /** Spent plus reserved of a budget answer, as a plain decimal ("0" when unreadable). */
@@ -689,7 +672,22 @@ public class ConsoleResource {
     }
 
     Uni<Response> notFound(Session s, String message) {
-        return html(404, error.data("nav", "").data("s", s).data("title", "Not found").data("message", message));
+        return errorPage(404, s, "Not found", message);
+    }
+
+    /** A form without this session's CSRF token or from another site (no session: the sign-in forms). */
+    Uni<Response> formRefused(Session s) {
+        return errorPage(403, s, "Refused", "This form has expired or did not come from the console. Go back, reload the page and try again.");
+    }
+
+    /** The platform did not answer (after the read's retry): nothing to show but a later try. */
+    Uni<Response> unreachable(Session s) {
+        return errorPage(503, s, "Try again shortly", "The platform could not be reached just now.");
+    }
+
+    /** The console's error page ({@code s} null: signed out, no navigation). */
+    Uni<Response> errorPage(int status, Session s, String title, String message) {
+        return html(status, error.data("nav", "").data("s", s).data("title", title).data("message", message));
     }
 
     static Uni<Response> html(int status, TemplateInstance t) {

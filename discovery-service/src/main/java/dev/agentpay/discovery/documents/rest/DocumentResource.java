@@ -1,6 +1,7 @@
 package dev.agentpay.discovery.documents.rest;
 
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.rest.OpenApiContract;
 import dev.agentpay.discovery.documents.domain.DocumentPaths;
 import dev.agentpay.discovery.documents.domain.StaticDocument;
 import dev.agentpay.discovery.documents.service.DocumentStore;
@@ -16,6 +17,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -40,7 +42,7 @@ public class DocumentResource {
 
     @GET
     @Path(".well-known/disco.json")
-    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
+    @Extension(name = OpenApiContract.BARE, value = "true")
     @Operation(operationId = "getManifest", summary = "Read the discovery manifest (tier 0)")
     @APIResponse(responseCode = "200", description = "the discovery manifest", content = @Content(mediaType = "application/json",
             schema = @Schema(implementation = DocumentApi.Manifest.class)))
@@ -50,7 +52,7 @@ public class DocumentResource {
 
     @GET
     @Path(".well-known/agent-card.json")
-    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
+    @Extension(name = OpenApiContract.BARE, value = "true")
     @Operation(operationId = "getAgentCard", summary = "Read the A2A agent card")
     @APIResponse(responseCode = "200", description = "the A2A agent card (A2A protocol's AgentCard)", content = @Content(mediaType = "application/json",
             schema = @Schema(implementation = DocumentApi.JsonDocument.class)))
@@ -68,7 +70,7 @@ public class DocumentResource {
 
     @GET
     @Path("disco/sections/{name}.json")
-    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
+    @Extension(name = OpenApiContract.BARE, value = "true")
     @Operation(operationId = "getSection", summary = "Read a manifest section (tier 1): tool schemas, types, prices")
     @APIResponse(responseCode = "200", description = "a section of the manifest", content = @Content(mediaType = "application/json",
             schema = @Schema(implementation = DocumentApi.JsonDocument.class)))
@@ -79,7 +81,7 @@ public class DocumentResource {
 
     @GET
     @Path("disco/reference/{name}")
-    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
+    @Extension(name = OpenApiContract.BARE, value = "true")
     @Operation(operationId = "getReferenceDocument", summary = "Read a reference document (tier 3)")
     @APIResponse(responseCode = "200", description = "a reference document: Markdown, a JSON document (the state machines) or a"
             + " JSON Schema (`*.schema.json`)", content = {@Content(mediaType = "text/markdown"),
@@ -92,7 +94,7 @@ public class DocumentResource {
 
     @GET
     @Path("disco/benchmark.json")
-    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
+    @Extension(name = OpenApiContract.BARE, value = "true")
     @Operation(operationId = "getBenchmark", summary = "Read the latest published benchmark")
     @APIResponse(responseCode = "200", description = "the latest published benchmark (the publish body's schema:"
             + " /disco/reference/benchmark-publish.schema.json)", content = @Content(mediaType = "application/json", schema = @Schema(implementation = DocumentApi.JsonDocument.class)))
@@ -107,7 +109,7 @@ public class DocumentResource {
      */
     @GET
     @Path("openapi.json")
-    @org.eclipse.microprofile.openapi.annotations.extensions.Extension(name = dev.agentpay.commons.rest.OpenApiContract.BARE, value = "true")
+    @Extension(name = OpenApiContract.BARE, value = "true")
     @Operation(operationId = "getOpenApiDocument", summary = "Read this OpenAPI 3.1 document of the public API")
     @APIResponse(responseCode = "200", description = "the OpenAPI 3.1 document of the public API", content = @Content(mediaType = "application/json",
             schema = @Schema(implementation = DocumentApi.JsonDocument.class)))

@@ -204,11 +204,7 @@ public class ToolExecutor {
         String id = args.get("mandate_id").asText();
         MandateServiceClient.Credential credential = credential(args, bearer);
         if (credential == null) {
-            String why = args.has("api_key") && args.has("access_token")
-                    ? "send one credential: api_key or access_token, not both"
-                    : "api_key: is required (or an OAuth 2.0 access token with scope disputes:write: access_token, or the MCP "
-                            + "request's Authorization: Bearer header)";
-            return Uni.createFrom().item(failure("Invalid arguments for service_dispute_open: " + why, error("invalid_arguments", why)));
+            return Uni.createFrom().item(noCredential("service_dispute_open", args, "disputes:write"));
         }
         return mandates.dispute(id, credential, args.get("reason").asText(), "mcp:service_dispute_open")
                 .map(r -> {
@@ -223,9 +219,7 @@ public class ToolExecutor {
                         return success(data);
                     }
                     return switch (r.status()) {
-                        case 401 -> failure("The " + credential.what() + " was refused by mandate-service (missing, invalid, expired or revoked)",
-                                upstreamError(r, "unauthorized"));
-                        case 403 -> failure("The " + credential.what() + " lacks scope disputes:write", upstreamError(r, "insufficient_scope"));
+                        case 401, 403 -> credentialRefused(r, credential, "disputes:write");
                         case 404 -> failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
                         case 409 -> failure("Mandate " + id + " cannot be disputed in its current state (only signed_by_both, signed_by_all or in_progress)",
                                 upstreamError(r, "invalid_transition"));
@@ -256,9 +250,7 @@ public class ToolExecutor {
             return switch (r.status()) {
                 case 400 -> failure("The evidence was refused: " + upstreamError(r, "validation_error").path("error").path("message").asText(),
                         upstreamError(r, "validation_error"));
-                case 401 -> failure("The " + credential.what() + " was refused by mandate-service (missing, invalid, expired or revoked)",
-                        upstreamError(r, "unauthorized"));
-                case 403 -> failure("The " + credential.what() + " lacks scope disputes:write", upstreamError(r, "insufficient_scope"));
+                case 401, 403 -> credentialRefused(r, credential, "disputes:write");
                 case 404 -> failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
                 case 409 -> failure("Mandate " + id + " takes no evidence now: "
                         + upstreamError(r, "dispute_not_open").path("error").path("message").asText(), upstreamError(r, "dispute_not_open"));
@@ -279,9 +271,7 @@ public class ToolExecutor {
                 return success(unwrap(r.body()));
             }
             return switch (r.status()) {
-                case 401 -> failure("The " + credential.what() + " was refused by mandate-service (missing, invalid, expired or revoked)",
-                        upstreamError(r, "unauthorized"));
-                case 403 -> failure("The " + credential.what() + " lacks scope mandates:read", upstreamError(r, "insufficient_scope"));
+                case 401, 403 -> credentialRefused(r, credential, "mandates:read");
                 case 404 -> "no_dispute".equals(upstreamError(r, "mandate_not_found").path("error").path("code").asText())
                         ? failure("Mandate " + id + " was never disputed", upstreamError(r, "no_dispute"))
                         : failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
@@ -368,6 +358,17 @@ public class ToolExecutor {
         r.set("structuredContent", structured);
         r.put("isError", true);
         return r;
+    }
+
+    /**
+     * mandate-service's refusal of the tool's credential: not accepted at all (401) or short of {@code scope} (403);
+     * the same answer for every tool that carries an api_key or access token.
+     */
+    private ObjectNode credentialRefused(UpstreamResponse r, MandateServiceClient.Credential credential, String scope) {
+        return r.status() == 401
+                ? failure("The " + credential.what() + " was refused by mandate-service (missing, invalid, expired or revoked)",
+                        upstreamError(r, "unauthorized"))
+                : failure("The " + credential.what() + " lacks scope " + scope, upstreamError(r, "insufficient_scope"));
     }
 
     private ObjectNode refused(String service, UpstreamResponse r) {

@@ -55,6 +55,18 @@ public class MandateVerifier {
     record Check(String name, Boolean ok, String detail) {
     }
 
+    /**
+     * How a hash scheme's signed content names the two parties of a two-party mandate and the mandate's id, and how a
+     * check's detail speaks of that content: EIP-712 typed data and the SHA-256 canonical bytes carry the same facts
+     * under different names.
+     */
+    private record SignedContent(String what, String names, String idLabel, String proposerField, String counterpartyField) {
+        static final SignedContent TYPED_DATA = new SignedContent("typed data", "typed data names", "typed data id",
+                "proposer", "counterparty");
+        static final SignedContent CANONICAL = new SignedContent("canonical bytes", "canonical bytes name", "canonical id",
+                "proposer_agent_id", "counterparty_agent_id");
+    }
+
     /** Every check ran and passed. */
     public static final String VERIFIED = "verified";
     /** Nothing failed, but something could not be checked: an HMAC signature, a party not signed yet, no anchor, a pending anchor. */
@@ -99,12 +111,7 @@ public class MandateVerifier {
             String th = hex(Hash.sha3(terms.getBytes(StandardCharsets.UTF_8)));
             checks.add(new Check("terms_hash", th.equals(msg.path("termsHash").asText()),
                     "keccak256(terms) " + th + ", typed data says " + msg.path("termsHash").asText()));
-            checks.add(msg.has("parties") ? partiesCheck(msg.path("parties"), proof.path("signatures"), "typed data")
-                    : new Check("parties", msg.path("proposer").asText("").equals(parties.get("proposer"))
-                    && msg.path("counterparty").asText("").equals(parties.get("counterparty")),
-                    "typed data names " + msg.path("proposer").asText() + " / " + msg.path("counterparty").asText()));
-            checks.add(new Check("mandate_id", msg.path("id").asText("").equals(proof.path("mandate_id").asText()),
-                    "typed data id " + msg.path("id").asText()));
+            checks.addAll(partiesAndId(msg, SignedContent.TYPED_DATA, proof, parties));
         } else if (scheme.equals("sha256-canonical")) {
             String canonicalText = proof.path("canonical").asText("");
             String d = sha256(canonicalText);
@@ -116,12 +123,7 @@ public class MandateVerifier {
                 c = mapper.createObjectNode();
             }
             checks.add(new Check("terms", c.path("terms").equals(readOrNull(terms)), "the canonical bytes carry the proof's terms"));
-            checks.add(c.has("parties") ? partiesCheck(c.path("parties"), proof.path("signatures"), "canonical bytes")
-                    : new Check("parties", c.path("proposer_agent_id").asText("").equals(parties.get("proposer"))
-                    && c.path("counterparty_agent_id").asText("").equals(parties.get("counterparty")),
-                    "canonical bytes name " + c.path("proposer_agent_id").asText() + " / " + c.path("counterparty_agent_id").asText()));
-            checks.add(new Check("mandate_id", c.path("id").asText("").equals(proof.path("mandate_id").asText()),
-                    "canonical id " + c.path("id").asText()));
+            checks.addAll(partiesAndId(c, SignedContent.CANONICAL, proof, parties));
         } else {
             checks.add(new Check("hash_scheme", false, "unknown hash scheme " + proof.path("hash_scheme")));
         }
@@ -184,6 +186,22 @@ public class MandateVerifier {
         }
         return new Check("domain", wrong.isEmpty(), named + (wrong.isEmpty() ? "its " + onDomain.size()
                 + " anchor(s) on that chain are at that contract" : "anchored there at " + String.join(", ", wrong)));
+    }
+
+    /**
+     * The parties the signed content names (every party of the parties form, else the proposer and the counterparty)
+     * and its mandate id, each against what the proof itself says.
+     */
+    private List<Check> partiesAndId(JsonNode signed, SignedContent form, JsonNode proof, Map<String, String> parties) {
+        JsonNode proposer = signed.path(form.proposerField());
+        JsonNode counterparty = signed.path(form.counterpartyField());
+        Check partiesCheck = signed.has("parties") ? partiesCheck(signed.path("parties"), proof.path("signatures"), form.what())
+                : new Check("parties", proposer.asText("").equals(parties.get("proposer"))
+                && counterparty.asText("").equals(parties.get("counterparty")),
+                form.names() + " " + proposer.asText() + " / " + counterparty.asText());
+        Check idCheck = new Check("mandate_id", signed.path("id").asText("").equals(proof.path("mandate_id").asText()),
+                form.idLabel() + " " + signed.path("id").asText());
+        return List.of(partiesCheck, idCheck);
     }
 
     /**
