@@ -1,7 +1,7 @@
 package dev.agentpay.commons.chains;
 
+import dev.agentpay.commons.validation.PresentValueValidator;
 import jakarta.validation.Constraint;
-import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
 import jakarta.validation.Payload;
 import java.lang.annotation.ElementType;
@@ -26,10 +26,10 @@ public @interface KnownChain {
 
     Class<? extends Payload>[] payload() default {};
 
-    class Check implements ConstraintValidator<KnownChain, String> {
+    class Check extends PresentValueValidator<KnownChain, String> {
         @Override
-        public boolean isValid(String v, ConstraintValidatorContext c) {
-            return v == null || Chain.of(v).isPresent();
+        protected boolean isValidPresent(String v, ConstraintValidatorContext c) {
+            return Chain.of(v).isPresent();
         }
     }
 }

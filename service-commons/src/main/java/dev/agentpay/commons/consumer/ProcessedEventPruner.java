@@ -1,5 +1,6 @@
 package dev.agentpay.commons.consumer;
 
+import dev.agentpay.commons.loop.Batches;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
@@ -49,15 +50,10 @@ public class ProcessedEventPruner {
         if (!started) {
             return Uni.createFrom().voidItem();
         }
-        return prune(pool, Instant.now(), config.processedRetention(), config.processedRetentionOverrides(),
-                config.pruneBatchSize())
-                .invoke(n -> {
-                    if (n > 0) {
-                        LOG.debugf("pruned %d processed_event marks", n);
-                    }
-                })
-                .onFailure().invoke(e -> LOG.warnf("processed_event pruning failed, next round retries: %s", e.getMessage()))
-                .onFailure().recoverWithNull().replaceWithVoid();
+        return Batches.scheduledRun(prune(pool, Instant.now(), config.processedRetention(),
+                        config.processedRetentionOverrides(), config.pruneBatchSize()),
+                n -> LOG.debugf("pruned %d processed_event marks", n),
+                LOG, "processed_event pruning failed, next round retries: %s");
     }
 
     /**
@@ -82,10 +78,8 @@ public class ProcessedEventPruner {
     }
 
     private static Uni<Integer> drain(Pool pool, String which, Tuple args) {
-        int batch = args.getInteger(1);
-        return pool.preparedQuery("delete from processed_event where ctid = any(array(select ctid from processed_event"
-                        + " where processed_at < $1 and " + which + " limit $2))")
-                .execute(args).map(rs -> rs.rowCount())
-                .flatMap(n -> n < batch ? Uni.createFrom().item(n) : drain(pool, which, args).map(m -> n + m));
+        return Batches.untilShort(() -> pool.preparedQuery("delete from processed_event where ctid = any(array(select ctid"
+                        + " from processed_event where processed_at < $1 and " + which + " limit $2))")
+                .execute(args).map(rs -> rs.rowCount()), args.getInteger(1));
     }
 }

@@ -1,12 +1,12 @@
 package dev.agentpay.invoice.invoices.rest;
 
+import dev.agentpay.commons.validation.PresentValueValidator;
 import dev.agentpay.commons.validation.Violations;
 import dev.agentpay.invoice.config.InvoiceConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Provider;
 import jakarta.validation.Constraint;
-import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
 import jakarta.validation.Payload;
 import java.lang.annotation.Annotation;
@@ -76,10 +76,10 @@ public final class InvoiceConstraints {
 
         Class<? extends Payload>[] payload() default {};
 
-        class Check implements ConstraintValidator<OnlyUsdc, String> {
+        class Check extends PresentValueValidator<OnlyUsdc, String> {
             @Override
-            public boolean isValid(String v, ConstraintValidatorContext c) {
-                return v == null || "USDC".equals(v.trim().toUpperCase(Locale.ROOT));
+            protected boolean isValidPresent(String v, ConstraintValidatorContext c) {
+                return "USDC".equals(v.trim().toUpperCase(Locale.ROOT));
             }
         }
     }
@@ -120,7 +120,7 @@ public final class InvoiceConstraints {
     }
 
     /** A check of a present value against invoice-service's configuration, read when it validates. */
-    abstract static class ConfiguredCheck<A extends Annotation, T> implements ConstraintValidator<A, T> {
+    abstract static class ConfiguredCheck<A extends Annotation, T> extends PresentValueValidator<A, T> {
 
         // a provider: Hibernate Validator builds its validators while the application starts, before
         // configuration mappings can be injected
@@ -128,8 +128,8 @@ public final class InvoiceConstraints {
         Provider<InvoiceConfig> config;
 
         @Override
-        public boolean isValid(T v, ConstraintValidatorContext c) {
-            return v == null || check(v, config.get(), c);
+        protected boolean isValidPresent(T v, ConstraintValidatorContext c) {
+            return check(v, config.get(), c);
         }
 
         abstract boolean check(T v, InvoiceConfig config, ConstraintValidatorContext c);

@@ -7,6 +7,7 @@ import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.outbox.Outbox;
+import dev.agentpay.commons.rest.KeysetCursor;
 import dev.agentpay.commons.rest.PageLimit;
 import dev.agentpay.invoice.config.InvoiceConfig;
 import dev.agentpay.invoice.deposit.domain.DepositAddress;
@@ -23,15 +24,16 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 
 /** Creating and reading invoices; every state change commits with its outbox event. */
 @ApplicationScoped
 public class InvoiceService {
+
+    /** The kind of the cursors of the invoice list ({@link KeysetCursor}), positioned by invoice number. */
+    static final char CURSOR_KIND = 'n';
 
     @Inject
     Pool pool;
@@ -137,11 +139,11 @@ public class InvoiceService {
     /** A page of the partner's invoices, newest first, optionally of one status. */
     public Uni<Page<InvoiceView>> list(String partnerId, String limitParam, String cursor, InvoiceStatus status) {
         int limit = PageLimit.of(limitParam, config.paging().defaultLimit(), config.paging().maxLimit());
-        Long before = cursor == null || cursor.isBlank() ? null : decodeCursor(cursor);
+        Long before = KeysetCursor.decode(CURSOR_KIND, cursor);
         return invoices.page(pool, partnerId, before, status, limit + 1).map(rows -> {
             boolean more = rows.size() > limit;
             List<Invoice> page = more ? rows.subList(0, limit) : rows;
-            String next = more ? encodeCursor(page.get(page.size() - 1).invoiceNumber()) : null;
+            String next = more ? KeysetCursor.encode(CURSOR_KIND, page.get(page.size() - 1).invoiceNumber()) : null;
             return new Page<>(page.stream().map(InvoiceView::of).toList(), next);
         });
     }
@@ -164,21 +166,5 @@ public class InvoiceService {
         return new ApiException(400, "chain_not_configured",
                 "chain: " + chain.value() + " has no seller wallet" + (chain.kind() == Chain.Kind.EVM ? " or deposit factory" : "")
                         + " configured on this deployment");
-    }
-
-    static String encodeCursor(long invoiceNumber) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(("n:" + invoiceNumber).getBytes(StandardCharsets.UTF_8));
-    }
-
-    static Long decodeCursor(String cursor) {
-        try {
-            String s = new String(Base64.getUrlDecoder().decode(cursor.trim()), StandardCharsets.UTF_8);
-            if (s.startsWith("n:")) {
-                return Long.parseLong(s.substring(2));
-            }
-        } catch (IllegalArgumentException e) {
-            // falls through to the refusal
-        }
-        throw ApiException.invalidField("cursor", "is not a cursor returned by this API");
     }
 }

@@ -5,7 +5,6 @@ import dev.agentpay.commons.consumer.Consumers;
 import dev.agentpay.commons.consumer.PoisonRecordException;
 import dev.agentpay.commons.consumer.SourceRecord;
 import dev.agentpay.commons.events.ChainTransferEvent;
-import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.invoice.settlement.service.SettlementService;
 import io.smallrye.mutiny.Uni;
@@ -41,12 +40,7 @@ public class ChainTransferConsumer {
 
     /** The transfer a record carries; poison when it does not decode or lacks its event id, transfer id or amount. */
     static ChainTransferEvent decode(String payload) {
-        ChainTransferEvent event;
-        try {
-            event = EventCodec.decode(payload, ChainTransferEvent.class);
-        } catch (IllegalArgumentException e) {
-            throw new PoisonRecordException("undecodable chain transfer: " + e.getMessage(), e);
-        }
+        ChainTransferEvent event = PoisonDecoding.decode(payload, ChainTransferEvent.class, "chain transfer");
         if (event.eventId() == null || event.aggregateId() == null || event.amount() == null) {
             throw new PoisonRecordException("chain transfer without id, transfer id or amount");
         }

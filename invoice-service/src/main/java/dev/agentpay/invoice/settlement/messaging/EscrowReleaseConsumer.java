@@ -5,7 +5,6 @@ import dev.agentpay.commons.consumer.Consumers;
 import dev.agentpay.commons.consumer.PoisonRecordException;
 import dev.agentpay.commons.consumer.SourceRecord;
 import dev.agentpay.commons.events.EscrowEvent;
-import dev.agentpay.commons.events.EventCodec;
 import dev.agentpay.commons.events.Topics;
 import dev.agentpay.invoice.settlement.service.SettlementService;
 import io.smallrye.mutiny.Uni;
@@ -49,12 +48,7 @@ public class EscrowReleaseConsumer {
 
     /** The record's event; poison when it does not decode or a release lacks what crediting it needs. */
     static EscrowEvent decode(String payload) {
-        EscrowEvent e;
-        try {
-            e = EventCodec.decode(payload, EscrowEvent.class);
-        } catch (IllegalArgumentException ex) {
-            throw new PoisonRecordException("undecodable escrow event: " + ex.getMessage(), ex);
-        }
+        EscrowEvent e = PoisonDecoding.decode(payload, EscrowEvent.class, "escrow event");
         if (e.eventId() == null || e.type() == null) {
             throw new PoisonRecordException("escrow event without id or type");
         }

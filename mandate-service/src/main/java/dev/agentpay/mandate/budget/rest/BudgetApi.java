@@ -4,11 +4,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentpay.commons.chains.KnownChain;
 import dev.agentpay.commons.error.ApiException;
+import dev.agentpay.commons.validation.PresentValueValidator;
 import dev.agentpay.mandate.budget.domain.BudgetTerms;
 import dev.agentpay.mandate.budget.domain.Usdc;
 import dev.agentpay.mandate.budget.service.BudgetService;
 import jakarta.validation.Constraint;
-import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
 import jakarta.validation.Payload;
 import jakarta.validation.constraints.Max;
@@ -155,12 +155,9 @@ public final class BudgetApi {
 
         Class<? extends Payload>[] payload() default {};
 
-        class Check implements ConstraintValidator<ChargeAmount, JsonNode> {
+        class Check extends PresentValueValidator<ChargeAmount, JsonNode> {
             @Override
-            public boolean isValid(JsonNode v, ConstraintValidatorContext c) {
-                if (v == null) {
-                    return true; // absent: @NotNull names it
-                }
+            protected boolean isValidPresent(JsonNode v, ConstraintValidatorContext c) {
                 // an explicit JSON null arrives as a NullNode, which @NotNull lets through: not an amount
                 BigDecimal d = decimalOrNull(v);
                 return d != null && d.signum() > 0 && d.compareTo(BigDecimal.valueOf(1_000_000_000_000L)) < 0

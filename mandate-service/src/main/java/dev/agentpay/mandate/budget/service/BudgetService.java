@@ -9,6 +9,7 @@ import dev.agentpay.commons.events.EventHeader;
 import dev.agentpay.commons.events.InvoiceEvent;
 import dev.agentpay.commons.events.MandateEvent;
 import dev.agentpay.commons.outbox.Outbox;
+import dev.agentpay.commons.rest.KeysetCursor;
 import dev.agentpay.commons.rest.PageLimit;
 import dev.agentpay.commons.sql.Times;
 import dev.agentpay.mandate.budget.client.InvoiceClient;
@@ -33,9 +34,7 @@ import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +67,9 @@ public class BudgetService {
     static final Set<String> CHARGEABLE = Set.of("signed_by_both", "signed_by_all", "in_progress");
 
     private static final Logger LOG = Logger.getLogger(BudgetService.class);
+
+    /** The kind of the cursors of the charges page ({@link KeysetCursor}), positioned by charge sequence. */
+    static final char CURSOR_KIND = 'c';
 
     @Inject
     Pool pool;
@@ -353,7 +355,7 @@ public class BudgetService {
     /** {@code GET /v1/mandates/{id}/budget}: the current period's state and a page of charges, newest first. */
     public Uni<BudgetViews.Budget> budget(String partnerId, String mandateId, String limitParam, String cursor) {
         int limit = PageLimit.of(limitParam, 50, 200);
-        Long before = cursor == null || cursor.isBlank() ? null : decodeCursor(cursor);
+        Long before = KeysetCursor.decode(CURSOR_KIND, cursor);
         Instant now = Times.now();
         return pool.withConnection(conn -> mandates.find(conn, mandateId, partnerId).flatMap(m -> {
             if (m == null) {
@@ -367,7 +369,7 @@ public class BudgetService {
                         .map(rows -> {
                             boolean more = rows.size() > limit;
                             List<Charge> page = more ? rows.subList(0, limit) : rows;
-                            String next = more ? encodeCursor(page.get(page.size() - 1).seq()) : null;
+                            String next = more ? KeysetCursor.encode(CURSOR_KIND, page.get(page.size() - 1).seq()) : null;
                             return BudgetViews.Budget.of(mandateId, BudgetViews.State.of(b.terms(), b.ledger(), anchor, now),
                                     dev.agentpay.mandate.escrow.domain.EscrowView.of(m.escrow), page.stream().map(BudgetViews.ChargeView::of).toList(), next);
                         }));
@@ -411,21 +413,5 @@ public class BudgetService {
         // trust counters count nothing); `mandate` carries the event's data, which webhooks deliver
         return new MandateEvent(EventHeader.of(type, m.id, m.partnerId, now, MandateEvent.SCHEMA_VERSION), null, null, null,
                 m.protoMandateHash, data);
-    }
-
-    static String encodeCursor(long seq) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(("c:" + seq).getBytes(StandardCharsets.UTF_8));
-    }
-
-    static Long decodeCursor(String cursor) {
-        try {
-            String s = new String(Base64.getUrlDecoder().decode(cursor.trim()), StandardCharsets.UTF_8);
-            if (s.startsWith("c:")) {
-                return Long.parseLong(s.substring(2));
-            }
-        } catch (IllegalArgumentException e) {
-            // falls through to the refusal
-        }
-        throw ApiException.invalidField("cursor", "is not a cursor returned by this API");
     }
 }

@@ -1,7 +1,7 @@
 package dev.agentpay.mandate.dispute.service;
 
+import dev.agentpay.commons.loop.Batches;
 import io.quarkus.scheduler.Scheduled;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -29,18 +29,13 @@ public class DisputeDeadlineJob {
     @Scheduled(identity = IDENTITY, every = "${dispute.deadline-check-interval:5s}", delayed = "2s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> run() {
-        return resolveAllDue().invoke(n -> {
-            if (n > 0) {
-                LOG.infof("resolved %d dispute(s) past their deadline (refunded to the funder)", n);
-            }
-        }).onFailure().invoke(e -> LOG.warnf("dispute deadline run failed, next run retries: %s", e.getMessage()))
-                .onFailure().recoverWithNull().replaceWithVoid();
+        return Batches.scheduledRun(resolveAllDue(),
+                n -> LOG.infof("resolved %d dispute(s) past their deadline (refunded to the funder)", n),
+                LOG, "dispute deadline run failed, next run retries: %s");
     }
 
     /** Resolves every dispute due now; answers how many. */
     public Uni<Integer> resolveAllDue() {
-        int batch = config.batchSize();
-        return Multi.createBy().repeating().uni(service::resolveDue).whilst(n -> n >= batch)
-                .collect().with(java.util.stream.Collectors.summingInt(Integer::intValue));
+        return Batches.untilShort(service::resolveDue, config.batchSize());
     }
 }

@@ -38,16 +38,12 @@ public class MandateRepository {
 
     /** The partner's mandate, or {@code null} (also when it belongs to another partner). */
     public Uni<Mandate> find(SqlClient sql, String id, String partnerId) {
-        return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where id = $1 and partner_id = $2")
-                .execute(Tuple.of(id, partnerId))
-                .map(rs -> rs.size() == 0 ? null : map(rs.iterator().next()));
+        return mandate(sql, "id = $1 and partner_id = $2", Tuple.of(id, partnerId));
     }
 
     /** Any partner's mandate (the public view), or {@code null}. */
     public Uni<Mandate> findAny(SqlClient sql, String id) {
-        return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where id = $1")
-                .execute(Tuple.of(id))
-                .map(rs -> rs.size() == 0 ? null : map(rs.iterator().next()));
+        return mandate(sql, "id = $1", Tuple.of(id));
     }
 
     /**
@@ -55,16 +51,19 @@ public class MandateRepository {
      * mandate run one after the other, and each sees the state the previous one left.
      */
     public Uni<Mandate> lock(SqlClient sql, String id, String partnerId) {
-        return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where id = $1 and partner_id = $2 for update")
-                .execute(Tuple.of(id, partnerId))
-                .map(rs -> rs.size() == 0 ? null : map(rs.iterator().next()));
+        return mandate(sql, "id = $1 and partner_id = $2 for update", Tuple.of(id, partnerId));
     }
 
     /** Any partner's mandate row-locked until the transaction ends (the operator's arbiter), or {@code null}. */
     public Uni<Mandate> lockAny(SqlClient sql, String id) {
-        return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where id = $1 for update")
-                .execute(Tuple.of(id))
-                .map(rs -> rs.size() == 0 ? null : map(rs.iterator().next()));
+        return mandate(sql, "id = $1 for update", Tuple.of(id));
+    }
+
+    /** The one mandate (with its budget and escrow) that {@code where} selects, or {@code null}. */
+    private static Uni<Mandate> mandate(SqlClient sql, String where, Tuple args) {
+        return sql.preparedQuery("select " + COLUMNS + WITH_BUDGET + " from mandate where " + where)
+                .execute(args)
+                .map(rs -> Rows.firstOrNull(rs, MandateRepository::map));
     }
 
     /** Locks up to {@code limit} live mandates whose expiry has passed, skipping those another transaction holds. */

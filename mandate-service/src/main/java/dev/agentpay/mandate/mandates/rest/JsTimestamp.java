@@ -1,9 +1,9 @@
 package dev.agentpay.mandate.mandates.rest;
 
+import dev.agentpay.commons.validation.PresentValueValidator;
 import dev.agentpay.commons.validation.Violations;
 import dev.agentpay.mandate.signing.JsDate;
 import jakarta.validation.Constraint;
-import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
 import jakarta.validation.Payload;
 import java.lang.annotation.ElementType;
@@ -27,13 +27,10 @@ public @interface JsTimestamp {
 
     Class<? extends Payload>[] payload() default {};
 
-    class Validator implements ConstraintValidator<JsTimestamp, String> {
+    class Validator extends PresentValueValidator<JsTimestamp, String> {
 
         @Override
-        public boolean isValid(String value, ConstraintValidatorContext context) {
-            if (value == null) {
-                return true;
-            }
+        protected boolean isValidPresent(String value, ConstraintValidatorContext context) {
             try {
                 JsDate.parse(value);
                 return true;

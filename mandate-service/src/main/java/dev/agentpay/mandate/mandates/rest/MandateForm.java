@@ -1,8 +1,9 @@
 package dev.agentpay.mandate.mandates.rest;
 
+import dev.agentpay.commons.validation.PresentValueValidator;
+import dev.agentpay.commons.validation.Violations;
 import dev.agentpay.mandate.mandates.rest.MandateApi.CreateMandateRequest;
 import jakarta.validation.Constraint;
-import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
 import jakarta.validation.Payload;
 import java.lang.annotation.ElementType;
@@ -27,34 +28,25 @@ public @interface MandateForm {
 
     Class<? extends Payload>[] payload() default {};
 
-    class Validator implements ConstraintValidator<MandateForm, CreateMandateRequest> {
+    class Validator extends PresentValueValidator<MandateForm, CreateMandateRequest> {
 
         @Override
-        public boolean isValid(CreateMandateRequest r, ConstraintValidatorContext context) {
-            if (r == null) {
-                return true;
-            }
-            context.disableDefaultConstraintViolation();
+        protected boolean isValidPresent(CreateMandateRequest r, ConstraintValidatorContext context) {
             boolean valid = true;
             if (r.parties() != null) {
                 if (r.proposer() != null || r.counterparty() != null) {
-                    valid = refuse(context, "parties", "must not be sent with proposer or counterparty: send either "
+                    valid = Violations.refuse(context, "parties", "must not be sent with proposer or counterparty: send either "
                             + "proposer and counterparty (two parties), or parties (2 to 16)");
                 }
                 return valid;
             }
             if (r.proposer() == null) {
-                valid = refuse(context, "proposer", "is required (or send parties instead of proposer and counterparty)");
+                valid = Violations.refuse(context, "proposer", "is required (or send parties instead of proposer and counterparty)");
             }
             if (r.counterparty() == null) {
-                valid = refuse(context, "counterparty", "is required");
+                valid = Violations.refuse(context, "counterparty", "is required");
             }
             return valid;
-        }
-
-        private static boolean refuse(ConstraintValidatorContext context, String field, String message) {
-            context.buildConstraintViolationWithTemplate(message).addPropertyNode(field).addConstraintViolation();
-            return false;
         }
     }
 }

@@ -1,9 +1,9 @@
 package dev.agentpay.mandate.mandates.rest;
 
+import dev.agentpay.commons.validation.PresentValueValidator;
 import dev.agentpay.commons.validation.Violations;
 import dev.agentpay.mandate.signing.WalletParty;
 import jakarta.validation.Constraint;
-import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
 import jakarta.validation.Payload;
 import java.lang.annotation.ElementType;
@@ -30,10 +30,10 @@ public @interface PartyId {
 
     Class<? extends Payload>[] payload() default {};
 
-    class Validator implements ConstraintValidator<PartyId, String> {
+    class Validator extends PresentValueValidator<PartyId, String> {
 
         @Override
-        public boolean isValid(String s, ConstraintValidatorContext context) {
+        protected boolean isValidPresent(String s, ConstraintValidatorContext context) {
             String problem = WalletParty.lookAlikeProblem(s);
             return problem == null || Violations.refuse(context, problem);
         }

@@ -1,8 +1,8 @@
 package dev.agentpay.mandate.mandates.rest;
 
+import dev.agentpay.commons.validation.PresentValueValidator;
 import dev.agentpay.commons.validation.Violations;
 import jakarta.validation.Constraint;
-import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
 import jakarta.validation.Payload;
 import java.lang.annotation.ElementType;
@@ -28,13 +28,10 @@ public @interface PartyName {
 
     Class<? extends Payload>[] payload() default {};
 
-    class Validator implements ConstraintValidator<PartyName, String> {
+    class Validator extends PresentValueValidator<PartyName, String> {
 
         @Override
-        public boolean isValid(String s, ConstraintValidatorContext context) {
-            if (s == null) {
-                return true;
-            }
+        protected boolean isValidPresent(String s, ConstraintValidatorContext context) {
             for (int i = 0; i < s.length(); ) {
                 int cp = s.codePointAt(i);
                 int type = Character.getType(cp);

@@ -2,9 +2,9 @@ package dev.agentpay.mandate.mandates.service;
 
 import dev.agentpay.mandate.config.MandateConfig;
 import dev.agentpay.mandate.mandates.repository.MandateRepository;
+import dev.agentpay.commons.loop.Batches;
 import dev.agentpay.commons.sql.Times;
 import io.quarkus.scheduler.Scheduled;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -39,19 +39,13 @@ public class ExpiryJob {
 
     @Scheduled(identity = IDENTITY, every = "${mandate.expiry.interval:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> run() {
-        return expireAll().invoke(n -> {
-            if (n > 0) {
-                LOG.infof("expired %d mandate(s)", n);
-            }
-        }).onFailure().invoke(e -> LOG.warnf("expiry run failed, next run retries: %s", e.getMessage()))
-                .onFailure().recoverWithNull().replaceWithVoid();
+        return Batches.scheduledRun(expireAll(), n -> LOG.infof("expired %d mandate(s)", n),
+                LOG, "expiry run failed, next run retries: %s");
     }
 
     /** Expires everything due now; returns how many mandates it expired. */
     public Uni<Integer> expireAll() {
-        int batch = config.expiry().batchSize();
-        return Multi.createBy().repeating().uni(this::expireBatch).whilst(n -> n >= batch)
-                .collect().with(java.util.stream.Collectors.summingInt(Integer::intValue));
+        return Batches.untilShort(this::expireBatch, config.expiry().batchSize());
     }
 
     private Uni<Integer> expireBatch() {

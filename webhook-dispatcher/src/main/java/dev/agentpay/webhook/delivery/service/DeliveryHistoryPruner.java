@@ -1,5 +1,6 @@
 package dev.agentpay.webhook.delivery.service;
 
+import dev.agentpay.commons.loop.Batches;
 import dev.agentpay.webhook.config.WebhookConfig;
 import dev.agentpay.webhook.delivery.repository.DeliveryRepository;
 import io.quarkus.runtime.StartupEvent;
@@ -44,20 +45,14 @@ public class DeliveryHistoryPruner {
         if (!started) {
             return Uni.createFrom().voidItem();
         }
-        return prune(Instant.now(), config.history().retention(), config.history().pruneBatchSize())
-                .invoke(n -> {
-                    if (n > 0) {
-                        LOG.infof("pruned %d deliveries that ended more than %s ago", n, config.history().retention());
-                    }
-                })
-                .onFailure().invoke(e -> LOG.warnf("delivery history pruning failed, next round retries: %s", e.getMessage()))
-                .onFailure().recoverWithNull().replaceWithVoid();
+        return Batches.scheduledRun(prune(Instant.now(), config.history().retention(), config.history().pruneBatchSize()),
+                n -> LOG.infof("pruned %d deliveries that ended more than %s ago", n, config.history().retention()),
+                LOG, "delivery history pruning failed, next round retries: %s");
     }
 
     /** Deletes every delivery that ended before {@code now - retention}, {@code batch} per transaction; emits how many. */
     public Uni<Integer> prune(Instant now, Duration retention, int batch) {
         var cutoff = now.minus(retention).atOffset(ZoneOffset.UTC);
-        return pool.withTransaction(tx -> deliveries.pruneHistory(tx, cutoff, batch))
-                .flatMap(n -> n < batch ? Uni.createFrom().item(n) : prune(now, retention, batch).map(m -> n + m));
+        return Batches.untilShort(() -> pool.withTransaction(tx -> deliveries.pruneHistory(tx, cutoff, batch)), batch);
     }
 }
