@@ -200,16 +200,6 @@ public final class KafkaServer implements AutoCloseable {
         return "127.0.0.1:" + port;
     }
 
-    /**
-     * Whether the broker started on {@code dir} (as {@link #start}) already holds every topic of {@link Topics#ALL}
-     * (a log directory for each one's first partition), so nothing needs creating before a client subscribes.
-     */
-    public static boolean topicsKept(Path dir) {
-        Path data = dir.resolve("data");
-        return Files.exists(data.resolve("meta.properties"))
-                && Topics.ALL.stream().allMatch(t -> Files.isDirectory(data.resolve(t.name() + "-0")));
-    }
-
     public ManagedProcess process() {
         return process;
     }

@@ -175,11 +175,6 @@ public final class LocalStack {
             return s;
         });
         int kafkaPort = port(options, 9092);
-        // On a start with data, every topic is already there: the services then start while the broker does (each
-        // connects when it is up, and is ready only then), instead of after it. On a first start (or after an upgrade
-        // that added a topic) they wait for ensureTopics, so no consumer's subscription creates a topic with the
-        // broker's defaults instead of its own partitions and clean-up policy.
-        boolean topicsKept = KafkaServer.topicsKept(data.resolve("kafka"));
         CompletableFuture<KafkaServer> kafka = Steps.async("kafka", () -> {
             KafkaServer k = KafkaServer.start(data.resolve("kafka"), kafkaPort, logs.resolve("kafka.log"));
             k.ensureTopics();
@@ -235,9 +230,9 @@ public final class LocalStack {
         ManagedProcess facilitator = facilitatorStart.join();
         supervised("x402-facilitator", facilitator, () -> facilitator(chains.get("base"), solana, facilitatorPort, secrets));
         env.put("X402_FACILITATOR_URL", "http://127.0.0.1:" + facilitatorPort);
-        if (!topicsKept) {
-            superviseKafka(kafka.join(), kafkaPort);
-        }
+        // The services need the broker (and its topics) up. Starting them while it starts was tried and measured: on two
+        // cores the broker then took 27 s instead of 5 s and the stack was no sooner ready (bench/RESULTS.md, "Stack start").
+        superviseKafka(kafka.join(), kafkaPort);
         env.put("X402_SOLANA_FEE_PAYER", secrets.get("SOLANA_FACILITATOR_ADDRESS"));
 
 
@@ -282,9 +277,6 @@ public final class LocalStack {
                 starters.add(() -> services.start(svc, instance, postgres, kafkaBootstrap, baseUrl));
                 starts.add(Steps.async(name, () -> services.start(svc, instance, postgres, kafkaBootstrap, baseUrl)));
             }
-        }
-        if (topicsKept) {
-            superviseKafka(kafka.join(), kafkaPort);
         }
         for (int s = 0; s < instanceNames.size(); s++) {
             supervisor.supervise(instanceNames.get(s), starts.get(s).join(), starters.get(s));
