@@ -67,10 +67,20 @@ final class FaultLoad {
     final AtomicInteger paymentSendRetries = new AtomicInteger();
     private volatile boolean running = true;
     private final String payer;
+    private final long minPauseMillis;
 
     private final java.util.Random random;
 
     FaultLoad(Map<String, String> env, java.util.Random random) {
+        this(env, random, Duration.ZERO);
+    }
+
+    /**
+     * A load whose workers pause at least {@code minPause} between flows (each worker is one flow at a time, so
+     * this bounds the rate): the rolling restart's load leaves the machine room to start the replacements.
+     */
+    FaultLoad(Map<String, String> env, java.util.Random random, Duration minPause) {
+        this.minPauseMillis = minPause.toMillis();
         this.env = env;
         this.random = random;
         this.calls = new Calls(env.get("BASE_URL"), env.get("API_KEY"));
@@ -257,7 +267,7 @@ final class FaultLoad {
                     flowsAbandoned.incrementAndGet();
                     System.out.println("[load] " + name + " flow abandoned: " + e.getMessage());
                 }
-                Calls.sleep(pauseMillis); // pacing: the load's rate per worker (a clock, no condition)
+                Calls.sleep(Math.max(pauseMillis, minPauseMillis)); // pacing: the load's rate per worker (a clock, no condition)
             }
         };
     }
