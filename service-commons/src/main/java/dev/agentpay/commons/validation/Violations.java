@@ -16,6 +16,14 @@ public final class Violations {
         return refuse(context, null, message);
     }
 
+    /**
+     * The verdict of a rule that names what is wrong or nothing: {@code true} when {@code problem} is {@code null},
+     * else refuses with {@code problem} as the message ({@code false}).
+     */
+    public static boolean refuseIf(ConstraintValidatorContext context, String problem) {
+        return problem == null || refuse(context, problem);
+    }
+
     /** Replaces the default violation by {@code message}, under the sub-path {@code node} when not null. */
     public static boolean refuse(ConstraintValidatorContext context, String node, String message) {
         context.disableDefaultConstraintViolation();

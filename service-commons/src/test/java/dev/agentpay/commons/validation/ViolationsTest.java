@@ -19,7 +19,10 @@ import org.junit.jupiter.api.Test;
 
 class ViolationsTest {
 
-    /** Refuses every value with a message that names it, under the sub-path {@code part} when the value says so. */
+    /**
+     * Refuses every value but {@code ok} with a message that names it, under the sub-path {@code part} when the value
+     * says so.
+     */
     @Constraint(validatedBy = Echo.Check.class)
     @Target(ElementType.FIELD)
     @Retention(RetentionPolicy.RUNTIME)
@@ -33,7 +36,10 @@ class ViolationsTest {
         class Check implements ConstraintValidator<Echo, String> {
             @Override
             public boolean isValid(String v, ConstraintValidatorContext c) {
-                return v.startsWith("part:") ? Violations.refuse(c, "part", "got " + v) : Violations.refuse(c, "got " + v);
+                if (v.startsWith("part:")) {
+                    return Violations.refuse(c, "part", "got " + v);
+                }
+                return Violations.refuseIf(c, v.equals("ok") ? null : "got " + v);
             }
         }
     }
@@ -56,6 +62,11 @@ class ViolationsTest {
         ConstraintViolation<Body> v = only(text);
         assertThat(v.getMessage()).isEqualTo("got " + text);
         assertThat(v.getPropertyPath()).hasToString("text");
+    }
+
+    @Test
+    void noProblemIsNoViolation() {
+        assertThat(validator.validate(new Body("ok"))).isEmpty();
     }
 
     @Test

@@ -58,7 +58,7 @@ public final class InvoiceConstraints {
                         : v.stripTrailingZeros().scale() > 6 ? "must have at most 6 decimal places (USDC has 6 decimals)"
                         : v.compareTo(config.maxAmount()) > 0 ? "must not exceed " + config.maxAmount().toPlainString()
                         : null;
-                return problem == null || Violations.refuse(c, problem);
+                return Violations.refuseIf(c, problem);
             }
         }
     }

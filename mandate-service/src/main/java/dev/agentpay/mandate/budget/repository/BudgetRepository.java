@@ -31,6 +31,13 @@ public class BudgetRepository {
             + " invoice_expires_at, status, invoice_id, idempotency_key, fingerprint, answer, created_at, settled_at,"
             + " released_at, settled_period_start";
 
+    private static final String BUDGET_OF_MANDATE = "select " + BUDGET_COLUMNS + " from mandate_budget where mandate_id = $1";
+
+    private static final String CHARGE_BY_ID = "select " + CHARGE_COLUMNS + " from mandate_charge where id = $1";
+
+    /** Appended to a select: its row locked until the transaction ends. */
+    private static final String FOR_UPDATE = " for update";
+
     /** A budget row: its signed terms and its ledger. */
     public record BudgetRow(String mandateId, BudgetTerms terms, BudgetLedger ledger, BigInteger maxPerChargeAtomic) {
     }
@@ -48,7 +55,7 @@ public class BudgetRepository {
 
     /** The budget of a mandate, or {@code null} when it has none. */
     public Uni<BudgetRow> find(SqlClient sql, String mandateId) {
-        return budget(sql, mandateId, "");
+        return first(sql, BUDGET_OF_MANDATE, Tuple.of(mandateId), BudgetRepository::mapBudget);
     }
 
     /**
@@ -56,12 +63,7 @@ public class BudgetRepository {
      * the changes of one budget apply one after the other, each on the state the previous one committed.
      */
     public Uni<BudgetRow> lock(SqlClient sql, String mandateId) {
-        return budget(sql, mandateId, " for update");
-    }
-
-    private static Uni<BudgetRow> budget(SqlClient sql, String mandateId, String lock) {
-        return first(sql, "select " + BUDGET_COLUMNS + " from mandate_budget where mandate_id = $1" + lock, Tuple.of(mandateId),
-                BudgetRepository::mapBudget);
+        return first(sql, BUDGET_OF_MANDATE + FOR_UPDATE, Tuple.of(mandateId), BudgetRepository::mapBudget);
     }
 
     public Uni<Void> updateLedger(SqlClient sql, String mandateId, BudgetLedger l, Instant now) {
@@ -96,17 +98,12 @@ public class BudgetRepository {
     }
 
     public Uni<Charge> findCharge(SqlClient sql, String id) {
-        return charge(sql, id, "");
+        return first(sql, CHARGE_BY_ID, Tuple.of(id), BudgetRepository::mapCharge);
     }
 
     /** The charge locked until the transaction ends (taken after its budget's lock, never before). */
     public Uni<Charge> lockCharge(SqlClient sql, String id) {
-        return charge(sql, id, " for update");
-    }
-
-    private static Uni<Charge> charge(SqlClient sql, String id, String lock) {
-        return first(sql, "select " + CHARGE_COLUMNS + " from mandate_charge where id = $1" + lock, Tuple.of(id),
-                BudgetRepository::mapCharge);
+        return first(sql, CHARGE_BY_ID + FOR_UPDATE, Tuple.of(id), BudgetRepository::mapCharge);
     }
 
     /** The first row {@code query} answers, mapped, or {@code null} when there is none. */

@@ -15,6 +15,7 @@ import dev.agentpay.mandate.signing.Eip712Mandate;
 import dev.agentpay.mandate.signing.SignatureScheme;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +23,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /** Reads of mandates: a partner's own view, the public view and the public proof. */
 @ApplicationScoped
@@ -34,12 +37,7 @@ public class MandateQueries {
     Pool pool;
 
     public Uni<MandateView> get(String partnerId, String mandateId) {
-        return pool.withConnection(conn -> mandates.find(conn, mandateId, partnerId).flatMap(m -> {
-            if (m == null) {
-                throw notFound();
-            }
-            return mandates.transitions(conn, m.id).map(ts -> MandateViews.view(m, ts));
-        }));
+        return withTransitions(conn -> mandates.find(conn, mandateId, partnerId), MandateViews::view);
     }
 
     /**
@@ -71,24 +69,19 @@ public class MandateQueries {
     }
 
     public Uni<PublicMandateView> publicView(String mandateId) {
-        return pool.withConnection(conn -> mandates.findAny(conn, mandateId).flatMap(m -> {
-            if (m == null) {
-                throw notFound();
-            }
-            return mandates.transitions(conn, m.id).map(ts -> {
-                String anchor = null;
-                for (Transition t : ts) {
-                    if (t.anchorTxHash() != null) {
-                        anchor = t.anchorTxHash();
-                    }
+        return withTransitions(conn -> mandates.findAny(conn, mandateId), (m, ts) -> {
+            String anchor = null;
+            for (Transition t : ts) {
+                if (t.anchorTxHash() != null) {
+                    anchor = t.anchorTxHash();
                 }
-                String status = ts.isEmpty() ? Transition.ANCHOR_NONE : ts.get(ts.size() - 1).anchorStatus();
-                return new PublicMandateView(m.id, m.state.wire(), m.protoMandateHash, anchor, status,
-                        ApiJson.time(m.createdAt), m.budget != null,
-                        m.signers().stream().map(p -> new PublicMandateView.Party(p.role, p.id, ApiJson.time(p.signedAt),
-                                p.scheme.wire())).toList());
-            });
-        }));
+            }
+            String status = ts.isEmpty() ? Transition.ANCHOR_NONE : ts.get(ts.size() - 1).anchorStatus();
+            return new PublicMandateView(m.id, m.state.wire(), m.protoMandateHash, anchor, status,
+                    ApiJson.time(m.createdAt), m.budget != null,
+                    m.signers().stream().map(p -> new PublicMandateView.Party(p.role, p.id, ApiJson.time(p.signedAt),
+                            p.scheme.wire())).toList());
+        });
     }
 
     /**
@@ -97,28 +90,36 @@ public class MandateQueries {
      * arrived yet are left out; {@code state} says how far the mandate went.
      */
     public Uni<MandateProof> proof(String mandateId) {
-        return pool.withConnection(conn -> mandates.findAny(conn, mandateId).flatMap(m -> {
+        return withTransitions(conn -> mandates.findAny(conn, mandateId), (m, ts) -> {
+            List<MandateProof.Signature> sigs = m.signers().stream().map(p -> proofSignature(m, p)).toList();
+            // one entry per transition and chain (several anchor chains: each chain's log is checked with its own RPC)
+            List<MandateProof.Anchor> anchors = ts.stream().flatMap(t -> t.anchors().stream()
+                    .map(a -> new MandateProof.Anchor(t.toState().wire(), a.chainId(), a.contract(), a.txHash(),
+                            a.blockNumber(), a.logIndex(), a.signer())))
+                    .toList();
+            List<MandateProof.PendingAnchor> pending = ts.stream()
+                    .filter(t -> Transition.ANCHOR_PENDING.equals(t.anchorStatus())
+                            || Transition.ANCHOR_PARTIAL.equals(t.anchorStatus()))
+                    .map(t -> new MandateProof.PendingAnchor(t.toState().wire(), t.id().toString(), t.anchorStatus()))
+                    .toList();
+            return new MandateProof(MandateProof.FORMAT, m.id, m.state.wire(), m.protoVersion,
+                    m.hasWalletParty() ? "eip712" : "sha256-canonical", m.protoMandateHash,
+                    m.hasWalletParty() ? MandateSignatures.typedData(m) : null,
+                    new String(MandateSignatures.signingBytes(m), java.nio.charset.StandardCharsets.UTF_8), m.terms, sigs, anchors,
+                    Transition.overallAnchorStatus(ts), pending);
+        });
+    }
+
+    /**
+     * The mandate {@code find} reads and its transitions, read on one connection and turned into a view by {@code view};
+     * {@code 404 mandate_not_found} when there is no such mandate (or not the partner's).
+     */
+    private <T> Uni<T> withTransitions(Function<SqlConnection, Uni<Mandate>> find, BiFunction<Mandate, List<Transition>, T> view) {
+        return pool.withConnection(conn -> find.apply(conn).flatMap(m -> {
             if (m == null) {
                 throw notFound();
             }
-            return mandates.transitions(conn, m.id).map(ts -> {
-                List<MandateProof.Signature> sigs = m.signers().stream().map(p -> proofSignature(m, p)).toList();
-                // one entry per transition and chain (several anchor chains: each chain's log is checked with its own RPC)
-                List<MandateProof.Anchor> anchors = ts.stream().flatMap(t -> t.anchors().stream()
-                        .map(a -> new MandateProof.Anchor(t.toState().wire(), a.chainId(), a.contract(), a.txHash(),
-                                a.blockNumber(), a.logIndex(), a.signer())))
-                        .toList();
-                List<MandateProof.PendingAnchor> pending = ts.stream()
-                        .filter(t -> Transition.ANCHOR_PENDING.equals(t.anchorStatus())
-                                || Transition.ANCHOR_PARTIAL.equals(t.anchorStatus()))
-                        .map(t -> new MandateProof.PendingAnchor(t.toState().wire(), t.id().toString(), t.anchorStatus()))
-                        .toList();
-                return new MandateProof(MandateProof.FORMAT, m.id, m.state.wire(), m.protoVersion,
-                        m.hasWalletParty() ? "eip712" : "sha256-canonical", m.protoMandateHash,
-                        m.hasWalletParty() ? MandateSignatures.typedData(m) : null,
-                        new String(MandateSignatures.signingBytes(m), java.nio.charset.StandardCharsets.UTF_8), m.terms, sigs, anchors,
-                        Transition.overallAnchorStatus(ts), pending);
-            });
+            return mandates.transitions(conn, m.id).map(ts -> view.apply(m, ts));
         }));
     }
 
