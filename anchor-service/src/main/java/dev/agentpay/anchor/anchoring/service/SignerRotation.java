@@ -3,6 +3,7 @@ package dev.agentpay.anchor.anchoring.service;
 import dev.agentpay.anchor.anchoring.domain.OpenTx;
 import dev.agentpay.anchor.anchoring.domain.Rotation;
 import dev.agentpay.anchor.anchoring.domain.SignedTx;
+import dev.agentpay.anchor.anchoring.repository.AnchorRepository.TxState;
 import dev.agentpay.anchor.client.ChainRejectedException;
 import dev.agentpay.anchor.client.ChainUnavailableException;
 import dev.agentpay.commons.error.ApiException;
@@ -13,6 +14,7 @@ import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
@@ -164,31 +166,23 @@ public class SignerRotation extends AnchorStage {
     }
 
     private Uni<Void> authorising(Rotation r, long token) {
+        BiFunction<SqlClient, Long, Uni<Void>> record = (c, nonce) -> repo.rotationAuthoriseSigned(c, r.id(), nonce);
         if (r.authoriseNonce() == null) {
-            return send(r.fromSigner(), contract.encodeAddSigner(r.toSigner()), OpenTx.AUTHORISE, token,
-                    (c, nonce) -> repo.rotationAuthoriseSigned(c, r.id(), nonce))
+            return send(r.fromSigner(), contract.encodeAddSigner(r.toSigner()), OpenTx.AUTHORISE, token, record)
                     .invoke(tx -> LOG.infof("signer rotation %d: %s sent addSigner(%s) (nonce %d, %s)", r.id(), r.fromSigner(),
                             r.toSigner(), tx.nonce(), tx.hash()))
                     .replaceWithVoid();
         }
-        return repo.txState(pool, r.fromSigner(), r.authoriseNonce()).flatMap(s -> {
-            if (s == null || "FAILED".equals(s.status())) {
-                LOG.warnf("signer rotation %d: addSigner(%s) failed; sending it again", r.id(), r.toSigner());
-                return pool.withTransaction(c -> lease.fence(c, token).chain(() -> repo.rotationAuthoriseSigned(c, r.id(), null)));
-            }
-            if (!"CONFIRMED".equals(s.status())) {
-                return Uni.createFrom().voidItem();
-            }
-            // the incoming signer's nonce sequence starts where the chain has it, then it signs every new batch
-            return chain.transactionCount(r.toSigner(), true).flatMap(pending -> pool.withTransaction(c -> lease.fence(c, token)
-                    .chain(() -> repo.reconcileNonce(c, r.toSigner(), pending))
-                    .chain(() -> repo.rotationSwitched(c, r.id(), s.hash(), s.blockNumber()))))
-                    .invoke(() -> {
-                        signer.activate(r.toSigner());
-                        LOG.infof("signer rotation %d: %s authorised in block %d; it signs from now on, %s drains", r.id(),
-                                r.toSigner(), s.blockNumber(), r.fromSigner());
-                    });
-        });
+        return whenConfirmed(r, r.fromSigner(), r.authoriseNonce(), "addSigner(" + r.toSigner() + ")", token, record,
+                // the incoming signer's nonce sequence starts where the chain has it, then it signs every new batch
+                s -> chain.transactionCount(r.toSigner(), true).flatMap(pending -> pool.withTransaction(c -> lease.fence(c, token)
+                        .chain(() -> repo.reconcileNonce(c, r.toSigner(), pending))
+                        .chain(() -> repo.rotationSwitched(c, r.id(), s.hash(), s.blockNumber()))))
+                        .invoke(() -> {
+                            signer.activate(r.toSigner());
+                            LOG.infof("signer rotation %d: %s authorised in block %d; it signs from now on, %s drains", r.id(),
+                                    r.toSigner(), s.blockNumber(), r.fromSigner());
+                        }));
     }
 
     private Uni<Void> draining(Rotation r, long token) {
@@ -205,17 +199,29 @@ public class SignerRotation extends AnchorStage {
     }
 
     private Uni<Void> retiring(Rotation r, long token) {
-        return repo.txState(pool, r.toSigner(), r.retireNonce()).flatMap(s -> {
+        return whenConfirmed(r, r.toSigner(), r.retireNonce(), "removeSigner(" + r.fromSigner() + ")", token,
+                (c, nonce) -> repo.rotationRetireSigned(c, r.id(), nonce),
+                s -> pool.withTransaction(c -> lease.fence(c, token).chain(() -> repo.rotationDone(c, r.id(), s.hash(), s.blockNumber())))
+                        .invoke(() -> LOG.infof("signer rotation %d done: %s retired in block %d; %s is the only signer", r.id(),
+                                r.fromSigner(), s.blockNumber(), r.toSigner())));
+    }
+
+    /**
+     * Follows the rotation's transaction {@code call}, sent as {@code from} at {@code nonce}: a failed (or unknown) one
+     * is forgotten ({@code record} with no nonce, fenced) so that the next round sends it again, a pending one is waited
+     * for, and a confirmed one goes on with {@code confirmed}. The same for {@code addSigner} and {@code removeSigner}.
+     */
+    private Uni<Void> whenConfirmed(Rotation r, String from, long nonce, String call, long token,
+            BiFunction<SqlClient, Long, Uni<Void>> record, Function<TxState, Uni<Void>> confirmed) {
+        return repo.txState(pool, from, nonce).flatMap(s -> {
             if (s == null || "FAILED".equals(s.status())) {
-                LOG.warnf("signer rotation %d: removeSigner(%s) failed; sending it again", r.id(), r.fromSigner());
-                return pool.withTransaction(c -> lease.fence(c, token).chain(() -> repo.rotationRetireSigned(c, r.id(), null)));
+                LOG.warnf("signer rotation %d: %s failed; sending it again", r.id(), call);
+                return pool.withTransaction(c -> lease.fence(c, token).chain(() -> record.apply(c, null)));
             }
             if (!"CONFIRMED".equals(s.status())) {
                 return Uni.createFrom().voidItem();
             }
-            return pool.withTransaction(c -> lease.fence(c, token).chain(() -> repo.rotationDone(c, r.id(), s.hash(), s.blockNumber())))
-                    .invoke(() -> LOG.infof("signer rotation %d done: %s retired in block %d; %s is the only signer", r.id(),
-                            r.fromSigner(), s.blockNumber(), r.toSigner()));
+            return confirmed.apply(s);
         });
     }
 

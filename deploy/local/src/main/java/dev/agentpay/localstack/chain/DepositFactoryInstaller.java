@@ -1,9 +1,5 @@
 package dev.agentpay.localstack.chain;
 
-import dev.agentpay.localstack.RepoPaths;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -18,12 +14,7 @@ public final class DepositFactoryInstaller {
 
     /** The factory's creation code (no constructor arguments, no 0x). */
     public static String creationCode() {
-        Path bin = RepoPaths.root().resolve("settlement-watcher/src/main/resources/contracts/DepositFactory.bin");
-        try {
-            return Files.readString(bin).trim().replaceFirst("^0x", "");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + bin, e);
-        }
+        return Deployments.creationCode("DepositFactory");
     }
 
     /** Deploys a new factory paying {@code treasury} from an unlocked account; returns its address. */
@@ -36,26 +27,13 @@ public final class DepositFactoryInstaller {
      * new one, remembered there (anvil keeps its state across restarts, so addresses stay put).
      */
     public static String ensure(EvmRpc rpc, String deployer, String treasury, Path remembered) {
-        try {
-            if (Files.exists(remembered)) {
-                String address = Files.readString(remembered).trim();
-                if (rpc.getCode(address).length() > 2 && treasury(rpc, address).equalsIgnoreCase(treasury)) {
-                    return address;
-                }
-            }
-            String address = deploy(rpc, deployer, treasury);
-            Files.createDirectories(remembered.getParent());
-            Files.writeString(remembered, address);
-            return address;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Deployments.ensure(rpc, remembered, address -> treasury(rpc, address).equalsIgnoreCase(treasury),
+                () -> deploy(rpc, deployer, treasury));
     }
 
     /** The factory's treasury, read from the chain. */
     public static String treasury(EvmRpc rpc, String factory) {
         // treasury() selector: keccak256("treasury()")[0..4]
-        String word = rpc.ethCall(factory, "0x61d027b3");
-        return "0x" + word.substring(word.length() - 40);
+        return rpc.addressCall(factory, "0x61d027b3");
     }
 }

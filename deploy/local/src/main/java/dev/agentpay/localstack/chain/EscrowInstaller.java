@@ -1,10 +1,6 @@
 package dev.agentpay.localstack.chain;
 
-import dev.agentpay.localstack.RepoPaths;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigInteger;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -22,12 +18,7 @@ public final class EscrowInstaller {
 
     /** The escrow's creation code (no constructor arguments, no 0x). */
     public static String creationCode() {
-        Path bin = RepoPaths.root().resolve("settlement-watcher/src/main/resources/contracts/MandateEscrow.bin");
-        try {
-            return Files.readString(bin).trim().replaceFirst("^0x", "");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + bin, e);
-        }
+        return Deployments.creationCode("MandateEscrow");
     }
 
     /** Deploys a new escrow holding {@code token}, operated by {@code operator}; returns its address. */
@@ -42,26 +33,9 @@ public final class EscrowInstaller {
      * money held at it, stay put).
      */
     public static String ensure(EvmRpc rpc, String deployer, String token, String operator, long graceSeconds, Path remembered) {
-        try {
-            if (Files.exists(remembered)) {
-                String address = Files.readString(remembered).trim();
-                if (rpc.getCode(address).length() > 2 && word(rpc, address, "0xfc0c546a").equalsIgnoreCase(token)
-                        && word(rpc, address, "0x570ca735").equalsIgnoreCase(operator)) {
-                    return address;
-                }
-            }
-            String address = deploy(rpc, deployer, token, operator, graceSeconds);
-            Files.createDirectories(remembered.getParent());
-            Files.writeString(remembered, address);
-            return address;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** An address-returning view: token() is 0xfc0c546a, operator() 0x570ca735. */
-    private static String word(EvmRpc rpc, String contract, String selector) {
-        String w = rpc.ethCall(contract, selector);
-        return "0x" + w.substring(w.length() - 40);
+        // token() is 0xfc0c546a, operator() 0x570ca735
+        return Deployments.ensure(rpc, remembered, address -> rpc.addressCall(address, "0xfc0c546a").equalsIgnoreCase(token)
+                && rpc.addressCall(address, "0x570ca735").equalsIgnoreCase(operator),
+                () -> deploy(rpc, deployer, token, operator, graceSeconds));
     }
 }

@@ -112,6 +112,12 @@ public final class EvmRpc {
         return call("eth_call", tx, "latest").asText();
     }
 
+    /** What an address-returning view without arguments ({@code selector}, 0x and 4 bytes) answers, as a 0x address. */
+    public String addressCall(String to, String selector) {
+        String word = ethCall(to, selector);
+        return "0x" + word.substring(word.length() - 40);
+    }
+
     public String getCode(String address) {
         return call("eth_getCode", address, "latest").asText();
     }

@@ -278,17 +278,14 @@ public class ConsoleResource {
             String ch = chain == null ? "" : chain.trim().toLowerCase(Locale.ROOT);
             String only = INVOICE_STATUSES.contains(st) ? st : "";
             String onChain = CHAINS.contains(ch) ? ch : "";
-            String q = "/v1/invoices?limit=100" + (only.isEmpty() ? "" : "&status=" + only)
-                    + (cursor == null || cursor.isBlank() ? "" : "&cursor=" + enc(cursor));
-            return api.get(Service.INVOICE, s.credential(), q).chain(r -> ok(s, r, data -> {
+            return api.get(Service.INVOICE, s.credential(), listCall("/v1/invoices", "status", only, cursor)).chain(r -> ok(s, r, data -> {
                 List<Object> items = new ArrayList<>();
                 for (JsonNode i : data.path("items")) {
                     if (onChain.isEmpty() || onChain.equals(i.path("paymentDetails").path("chain").asText())) {
                         items.add(tree(i));
                     }
                 }
-                String next = data.path("nextCursor").isTextual() ? "/console/invoices?" + (only.isEmpty() ? "" : "status=" + only + "&")
-                        + (onChain.isEmpty() ? "" : "chain=" + onChain + "&") + "cursor=" + enc(data.path("nextCursor").asText()) : null;
+                String next = nextPage("/console/invoices", filter("status", only) + filter("chain", onChain), data);
                 return invoices.data("s", s).data("nav", "invoices").data("items", items).data("status", only).data("chain", onChain)
                         .data("statuses", INVOICE_STATUSES).data("chains", CHAINS)
                         .data("next", next);
@@ -311,9 +308,7 @@ public class ConsoleResource {
             }
             String st = state == null ? "" : state.trim().toLowerCase(Locale.ROOT);
             String only = st.matches("[a-z_]{1,40}") ? st : "";
-            String q = "/v1/mandates?limit=100" + (only.isEmpty() ? "" : "&state=" + only)
-                    + (cursor == null || cursor.isBlank() ? "" : "&cursor=" + enc(cursor));
-            return api.get(Service.MANDATE, s.credential(), q).chain(r -> {
+            return api.get(Service.MANDATE, s.credential(), listCall("/v1/mandates", "state", only, cursor)).chain(r -> {
                 // a platform without the mandate list (GET /v1/mandates) still offers the search by id
                 boolean listed = r.status() == 200;
                 if (!listed && r.status() != 404 && r.status() != 405) {
@@ -326,8 +321,7 @@ public class ConsoleResource {
                     for (JsonNode m : data.path("items")) {
                         items.add(tree(m));
                     }
-                    next = data.path("nextCursor").isTextual() ? "/console/mandates?" + (only.isEmpty() ? "" : "state=" + only + "&")
-                            + "cursor=" + enc(data.path("nextCursor").asText()) : null;
+                    next = nextPage("/console/mandates", filter("state", only), data);
                 }
                 return html(200, mandates.data("s", s).data("nav", "mandates").data("items", items).data("listed", listed)
                         .data("state", only).data("next", next).data("notfound", uri.getQueryParameters().containsKey("notfound"))
@@ -735,6 +729,22 @@ public class ConsoleResource {
         } catch (Exception e) {
             return n.toString();
         }
+    }
+
+    /** A list call of the platform API: its first 100 items after the caller's {@code cursor}, filtered by {@code name} when {@code value} is set. */
+    private static String listCall(String path, String name, String value, String cursor) {
+        return path + "?limit=100" + (value.isEmpty() ? "" : "&" + name + "=" + value)
+                + (cursor == null || cursor.isBlank() ? "" : "&cursor=" + enc(cursor));
+    }
+
+    /** The console's link to the page after the list answer {@code data}, with the page's {@code filters}; null on the last page. */
+    private static String nextPage(String page, String filters, JsonNode data) {
+        return data.path("nextCursor").isTextual() ? page + "?" + filters + "cursor=" + enc(data.path("nextCursor").asText()) : null;
+    }
+
+    /** One filter of a console page's link ({@code name=value&}), nothing when the filter is not set. */
+    private static String filter(String name, String value) {
+        return value.isEmpty() ? "" : name + "=" + value + "&";
     }
 
     static String enc(String s) {

@@ -17,6 +17,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.jboss.logging.Logger;
 
 /**
@@ -161,17 +163,8 @@ public class ToolExecutor {
     /** {@code POST /v1/mandates/{id}/charges} with the partner's key; the body is the tool's arguments less the credentials. */
     private Uni<ObjectNode> chargeMandate(ObjectNode args) {
         String id = args.get("mandate_id").asText();
-        ObjectNode body = mapper.createObjectNode();
-        body.set("amount", args.get("amount"));
-        body.set("chain", args.get("chain"));
-        if (args.hasNonNull("description")) {
-            body.set("description", args.get("description"));
-        }
-        if (args.hasNonNull("expires_in")) {
-            body.set("expires_in", args.get("expires_in"));
-        }
-        String idem = args.hasNonNull("idempotency_key") ? args.get("idempotency_key").asText() : null;
-        return mandates.charge(id, args.get("api_key").asText(), idem, body).map(r -> {
+        ObjectNode body = body(args, List.of("amount", "chain"), List.of("description", "expires_in"));
+        return mandates.charge(id, args.get("api_key").asText(), idempotencyKey(args), body).map(r -> {
             if (r.ok()) {
                 return success(unwrap(r.body()));
             }
@@ -202,82 +195,86 @@ public class ToolExecutor {
 
     private Uni<ObjectNode> disputeOpen(ObjectNode args, String bearer) {
         String id = args.get("mandate_id").asText();
-        MandateServiceClient.Credential credential = credential(args, bearer);
-        if (credential == null) {
-            return Uni.createFrom().item(noCredential("service_dispute_open", args, "disputes:write"));
-        }
-        return mandates.dispute(id, credential, args.get("reason").asText(), "mcp:service_dispute_open")
-                .map(r -> {
-                    if (r.ok()) {
-                        ObjectNode data = unwrap(r.body());
-                        if (!data.has("mandate_id") && !data.has("id")) {
-                            data.put("mandate_id", id);
-                        }
-                        if (!data.has("state") && !data.has("status")) {
-                            data.put("state", "disputed");
-                        }
-                        return success(data);
+        return withCredential("service_dispute_open", args, bearer, "disputes:write",
+                credential -> mandates.dispute(id, credential, args.get("reason").asText(), "mcp:service_dispute_open"),
+                data -> {
+                    if (!data.has("mandate_id") && !data.has("id")) {
+                        data.put("mandate_id", id);
                     }
-                    return switch (r.status()) {
-                        case 401, 403 -> credentialRefused(r, credential, "disputes:write");
-                        case 404 -> failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
-                        case 409 -> failure("Mandate " + id + " cannot be disputed in its current state (only signed_by_both, signed_by_all or in_progress)",
-                                upstreamError(r, "invalid_transition"));
-                        default -> refused(MandateServiceClient.SERVICE, r);
-                    };
+                    if (!data.has("state") && !data.has("status")) {
+                        data.put("state", "disputed");
+                    }
+                    return data;
+                },
+                r -> switch (r.status()) {
+                    case 404 -> failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
+                    case 409 -> failure("Mandate " + id + " cannot be disputed in its current state (only signed_by_both, signed_by_all or in_progress)",
+                            upstreamError(r, "invalid_transition"));
+                    default -> refused(MandateServiceClient.SERVICE, r);
                 });
     }
 
     /** {@code POST /v1/mandates/{id}/dispute/evidence}: the body is the tool's arguments less the credentials and the key. */
     private Uni<ObjectNode> disputeEvidence(ObjectNode args, String bearer) {
         String id = args.get("mandate_id").asText();
-        MandateServiceClient.Credential credential = credential(args, bearer);
-        if (credential == null) {
-            return Uni.createFrom().item(noCredential("service_dispute_add_evidence", args, "disputes:write"));
-        }
-        ObjectNode body = mapper.createObjectNode();
-        body.set("party", args.get("party"));
-        body.set("text", args.get("text"));
-        if (args.hasNonNull("links")) {
-            body.set("links", args.get("links"));
-        }
-        body.put("triggered_by", "mcp:service_dispute_add_evidence");
-        String idem = args.hasNonNull("idempotency_key") ? args.get("idempotency_key").asText() : null;
-        return mandates.disputeEvidence(id, credential, idem, body).map(r -> {
-            if (r.ok()) {
-                return success(unwrap(r.body()));
-            }
-            return switch (r.status()) {
-                case 400 -> failure("The evidence was refused: " + upstreamError(r, "validation_error").path("error").path("message").asText(),
-                        upstreamError(r, "validation_error"));
-                case 401, 403 -> credentialRefused(r, credential, "disputes:write");
-                case 404 -> failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
-                case 409 -> failure("Mandate " + id + " takes no evidence now: "
-                        + upstreamError(r, "dispute_not_open").path("error").path("message").asText(), upstreamError(r, "dispute_not_open"));
-                default -> refused(MandateServiceClient.SERVICE, r);
-            };
-        });
+        ObjectNode body = body(args, List.of("party", "text"), List.of("links")).put("triggered_by", "mcp:service_dispute_add_evidence");
+        return withCredential("service_dispute_add_evidence", args, bearer, "disputes:write",
+                credential -> mandates.disputeEvidence(id, credential, idempotencyKey(args), body), UnaryOperator.identity(),
+                r -> switch (r.status()) {
+                    case 400 -> failure("The evidence was refused: " + upstreamError(r, "validation_error").path("error").path("message").asText(),
+                            upstreamError(r, "validation_error"));
+                    case 404 -> failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
+                    case 409 -> failure("Mandate " + id + " takes no evidence now: "
+                            + upstreamError(r, "dispute_not_open").path("error").path("message").asText(), upstreamError(r, "dispute_not_open"));
+                    default -> refused(MandateServiceClient.SERVICE, r);
+                });
     }
 
     /** {@code GET /v1/mandates/{id}/dispute}. */
     private Uni<ObjectNode> disputeStatus(ObjectNode args, String bearer) {
         String id = args.get("mandate_id").asText();
+        return withCredential("service_dispute_status", args, bearer, "mandates:read",
+                credential -> mandates.disputeCase(id, credential), UnaryOperator.identity(),
+                r -> switch (r.status()) {
+                    case 404 -> "no_dispute".equals(upstreamError(r, "mandate_not_found").path("error").path("code").asText())
+                            ? failure("Mandate " + id + " was never disputed", upstreamError(r, "no_dispute"))
+                            : failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
+                    default -> refused(MandateServiceClient.SERVICE, r);
+                });
+    }
+
+    /**
+     * A tool that calls mandate-service with the partner's credential ({@link #credential}), which needs {@code scope}:
+     * none (or two) is {@code invalid_arguments} before any call, a refused one (401, 403) the same answer for every
+     * such tool ({@link #credentialRefused}); a success is the answer's data as {@code data} completes it, any other
+     * answer what the tool's {@code refusal} makes of it.
+     */
+    private Uni<ObjectNode> withCredential(String tool, ObjectNode args, String bearer, String scope,
+            Function<MandateServiceClient.Credential, Uni<UpstreamResponse>> call, UnaryOperator<ObjectNode> data,
+            Function<UpstreamResponse, ObjectNode> refusal) {
         MandateServiceClient.Credential credential = credential(args, bearer);
         if (credential == null) {
-            return Uni.createFrom().item(noCredential("service_dispute_status", args, "mandates:read"));
+            return Uni.createFrom().item(noCredential(tool, args, scope));
         }
-        return mandates.disputeCase(id, credential).map(r -> {
+        return call.apply(credential).map(r -> {
             if (r.ok()) {
-                return success(unwrap(r.body()));
+                return success(data.apply(unwrap(r.body())));
             }
-            return switch (r.status()) {
-                case 401, 403 -> credentialRefused(r, credential, "mandates:read");
-                case 404 -> "no_dispute".equals(upstreamError(r, "mandate_not_found").path("error").path("code").asText())
-                        ? failure("Mandate " + id + " was never disputed", upstreamError(r, "no_dispute"))
-                        : failure("Mandate " + id + " was not found", upstreamError(r, "mandate_not_found"));
-                default -> refused(MandateServiceClient.SERVICE, r);
-            };
+            return r.status() == 401 || r.status() == 403 ? credentialRefused(r, credential, scope) : refusal.apply(r);
         });
+    }
+
+    /** The body of a wrapped write: the tool's {@code required} arguments, then its {@code optional} ones that are given. */
+    private ObjectNode body(ObjectNode args, List<String> required, List<String> optional) {
+        ObjectNode body = mapper.createObjectNode();
+        required.forEach(name -> body.set(name, args.get(name)));
+        optional.stream().filter(args::hasNonNull).forEach(name -> body.set(name, args.get(name)));
+        return body;
+    }
+
+    /** The {@code idempotency_key} argument of a wrapped write, sent on as its {@code Idempotency-Key}; null when not given. */
+    private static String idempotencyKey(ObjectNode args) {
+        return args.hasNonNull("idempotency_key") ? args.get("idempotency_key").asText() : null;
     }
 
     private ObjectNode noCredential(String tool, ObjectNode args, String scope) {

@@ -6,9 +6,8 @@ import dev.agentpay.commons.rest.PageLimit;
 import dev.agentpay.mandate.budget.domain.BudgetViews;
 import dev.agentpay.mandate.budget.rest.BudgetApi.CreateChargeRequest;
 import dev.agentpay.mandate.budget.service.BudgetService;
-import dev.agentpay.mandate.config.ApiJson;
-import dev.agentpay.mandate.idempotency.domain.ApiResult;
 import dev.agentpay.mandate.idempotency.service.IdempotencyService;
+import dev.agentpay.mandate.mandates.rest.Responses;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
@@ -23,8 +22,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -70,8 +67,11 @@ public class BudgetResource {
     public Uni<Response> createCharge(@RestPath String id, @RestHeader("Idempotency-Key") String idemKey,
             @Valid @NotNull CreateChargeRequest body) {
         IdempotencyService.Key key = idempotency.key(idemKey, "POST", "/v1/mandates/" + id + "/charges", body);
-        return service.charge(partner.id(), id, key, body.toNewCharge()).map(BudgetResource::response)
-                .onFailure(BudgetService.BudgetExceeded.class).recoverWithItem(e -> exceeded((BudgetService.BudgetExceeded) e));
+        return service.charge(partner.id(), id, key, body.toNewCharge()).map(Responses::of)
+                .onFailure(BudgetService.BudgetExceeded.class).recoverWithItem(e -> {
+                    BudgetService.BudgetExceeded x = (BudgetService.BudgetExceeded) e;
+                    return Responses.error(409, x.code(), x.getMessage(), "remaining", x.remaining());
+                });
     }
 
     @GET
@@ -89,21 +89,6 @@ public class BudgetResource {
             @Parameter(description = "`next_cursor` of the previous page") @QueryParam("cursor")
             @Size(max = 64, message = "is not a cursor returned by this API") String cursor) {
         return service.budget(partner.id(), id, limit, cursor)
-                .map(b -> Response.ok(ApiJson.envelope(b), MediaType.APPLICATION_JSON_TYPE).build());
-    }
-
-    private static Response response(ApiResult r) {
-        return dev.agentpay.mandate.mandates.rest.Responses.of(r);
-    }
-
-    private static Response exceeded(BudgetService.BudgetExceeded e) {
-        Map<String, Object> error = new LinkedHashMap<>();
-        error.put("code", e.code());
-        error.put("message", e.getMessage());
-        error.put("remaining", e.remaining());
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("success", false);
-        body.put("error", error);
-        return Response.status(409).type(MediaType.APPLICATION_JSON_TYPE).entity(ApiJson.write(body)).build();
+                .map(Responses::ok);
     }
 }

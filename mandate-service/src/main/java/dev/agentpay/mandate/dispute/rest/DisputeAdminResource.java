@@ -2,7 +2,6 @@ package dev.agentpay.mandate.dispute.rest;
 
 import dev.agentpay.commons.auth.AdminOnly;
 import dev.agentpay.mandate.budget.domain.Usdc;
-import dev.agentpay.mandate.config.ApiJson;
 import dev.agentpay.mandate.dispute.domain.DisputeViews;
 import dev.agentpay.mandate.dispute.rest.DisputeApi.ResolveRequest;
 import dev.agentpay.mandate.dispute.service.DisputeService;
@@ -17,8 +16,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -54,17 +51,9 @@ public class DisputeAdminResource {
         return service.resolve(id, Usdc.atomic(body.toCounterparty()), Usdc.atomic(body.toProposer()),
                         body.note() == null || body.note().isBlank() ? null : body.note())
                 .map(Responses::ok)
-                .onFailure(DisputeService.SumMismatch.class).recoverWithItem(e -> mismatch((DisputeService.SumMismatch) e));
-    }
-
-    private static Response mismatch(DisputeService.SumMismatch e) {
-        Map<String, Object> error = new LinkedHashMap<>();
-        error.put("code", e.code());
-        error.put("message", e.getMessage());
-        error.put("held", e.held());
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("success", false);
-        body.put("error", error);
-        return Response.status(400).type(MediaType.APPLICATION_JSON_TYPE).entity(ApiJson.write(body)).build();
+                .onFailure(DisputeService.SumMismatch.class).recoverWithItem(e -> {
+                    DisputeService.SumMismatch m = (DisputeService.SumMismatch) e;
+                    return Responses.error(400, m.code(), m.getMessage(), "held", m.held());
+                });
     }
 }

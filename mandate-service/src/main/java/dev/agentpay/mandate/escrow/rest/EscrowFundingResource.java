@@ -3,10 +3,10 @@ package dev.agentpay.mandate.escrow.rest;
 import dev.agentpay.commons.auth.CurrentPartner;
 import dev.agentpay.commons.auth.PartnerAuthenticated;
 import dev.agentpay.commons.auth.Scopes;
-import dev.agentpay.mandate.config.ApiJson;
 import dev.agentpay.mandate.escrow.domain.FundingInstructions;
 import dev.agentpay.mandate.escrow.rest.EscrowFundingApi.FundEscrowRequest;
 import dev.agentpay.mandate.escrow.service.EscrowFundingService;
+import dev.agentpay.mandate.mandates.rest.Responses;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
@@ -55,6 +55,6 @@ public class EscrowFundingResource {
             + "`mandate_expired`")
     public Uni<Response> getEscrowFundingInstructions(@RestPath String id, @Valid @NotNull FundEscrowRequest body) {
         return service.instructions(partner.id(), id, body.toRequest())
-                .map(i -> Response.ok(ApiJson.envelope(i), MediaType.APPLICATION_JSON_TYPE).build());
+                .map(Responses::ok);
     }
 }
