@@ -282,7 +282,11 @@ class RollingRestartIT {
         System.out.println(report);
         Path out = RepoPaths.root().resolve("deploy/e2e/target/rolling-restart.md");
         Files.createDirectories(out.getParent());
-        Files.writeString(out, report + "\n" + (last[0] == null ? "" : last[0].summary()) + "\n");
+        StringBuilder failures = new StringBuilder();
+        failed.forEach(c -> failures.append(String.format("- failed request: %s at %s answered %d %s%n", c.op(),
+                Instant.ofEpochMilli(c.startMs()), c.status(), c.error() == null ? "" : c.error())));
+        rolling.failures.forEach(f -> failures.append("- failed probe flow: ").append(f).append('\n'));
+        Files.writeString(out, report + "\n" + (last[0] == null ? "" : last[0].summary() + "\n" + last[0].details()) + "\n" + failures);
 
         assertThat(failed).as("failed client requests").isEmpty();
         assertThat(mcpErrors).as("MCP tool calls answered with a tool error").isEmpty();

@@ -52,7 +52,8 @@ public class ErrorMappers {
 
     /**
      * Whether {@code e} (or a cause) says the database cannot be reached or refuses connections, as opposed to a
-     * query that failed: a refused or lost connection ({@link java.net.ConnectException},
+     * query that failed: a refused, reset or lost connection ({@link java.net.SocketException}, which a refused
+     * connection's {@link java.net.ConnectException} is too, and a "Connection reset" while PostgreSQL goes down;
      * {@link io.vertx.sqlclient.ClosedConnectionException}), or PostgreSQL's connection-exception (08), operator
      * intervention (57P: shutdown, cannot connect now), insufficient-resources (53: too many connections) classes,
      * and 55000 (a database not accepting connections, {@code ALTER DATABASE ... ALLOW_CONNECTIONS false}).
@@ -60,7 +61,7 @@ public class ErrorMappers {
     public static boolean databaseUnavailable(Throwable e) {
         int depth = 0;
         for (Throwable c = e; c != null && depth < 16; c = c.getCause() == c ? null : c.getCause(), depth++) {
-            if (c instanceof java.net.ConnectException || c instanceof io.vertx.sqlclient.ClosedConnectionException) {
+            if (c instanceof java.net.SocketException || c instanceof io.vertx.sqlclient.ClosedConnectionException) {
                 return true;
             }
             if (c instanceof io.vertx.pgclient.PgException pg && pg.getSqlState() != null) {
