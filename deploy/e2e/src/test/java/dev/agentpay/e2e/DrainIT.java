@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +35,14 @@ import org.junit.jupiter.api.Test;
  */
 @Order(-2) // between FailoverIT and RollingRestartIT, on their stack
 class DrainIT {
+
+    /** The replicated stack's last user when RollingRestartIT does not run: stop it before the shared stack starts. */
+    @AfterAll
+    static void stopUnlessRolling() throws InterruptedException {
+        if (!RollingRestartIT.ENABLED) {
+            ReplicatedStack.stop();
+        }
+    }
 
     static final String INSTANCE = "mandate-service-2";
     static final String GROUP = "mandate-service.anchor-receipts";
