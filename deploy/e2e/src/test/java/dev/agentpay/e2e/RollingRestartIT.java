@@ -47,18 +47,18 @@ import org.junit.jupiter.api.Test;
  * The steady phase collects {@link #STEADY_SAMPLES} probe samples, near what the roll collects, so that both p99s are
  * the tail of comparable samples (five steady samples against 126 made the comparison a maximum against a percentile).
  *
- * <p>Runs only with {@code -De2e.rolling=true}: it has not passed on this machine yet (bench/FAULTS.md, "Fifth run").
- * Its quiet run of 2026-11-27 18:24 rolled the fourteen instances in 582 s with every piece of work moved within a
- * second of each exit and every invariant held, but one x402 payment took over the gateway's 20 s (a 502) in the
- * steady phase, and settlement p99 went from 2.5 s to 8.0 s: each replacement JVM starting (32-49 s at load ~28)
- * starves the instances still serving on two CPUs.
+ * <p>Runs in the default suite ({@code ./mvnw -B verify}); {@code -De2e.rolling=false} leaves it out of a local run. Its
+ * fifth run failed on latency (settlement p99 2.5 s -> 8.0 s) and one x402 payment over the gateway's 20 s: every new
+ * instance did its first elliptic-curve work (web3j's Keys and Sign) on a Vert.x event loop, blocking it 2-9 s. Since
+ * commons {@code chains.CryptoWarmUp} does that work at start, the sixth run (2026-11-27 21:32, quiet) passed: 14
+ * restarts in 502 s, 2,519 requests, none failed, anchoring p99 3.8 -> 5.6 s, settlement 3.6 -> 4.2 s (bench/FAULTS.md).
  */
 @Order(-1) // after FailoverIT and DrainIT, on the same stack, which it stops before the shared stack starts
-@org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "e2e.rolling", matches = "true")
+@org.junit.jupiter.api.condition.DisabledIfSystemProperty(named = "e2e.rolling", matches = "false")
 class RollingRestartIT {
 
-    /** Whether this class runs ({@code -De2e.rolling=true}). */
-    static final boolean ENABLED = Boolean.getBoolean("e2e.rolling");
+    /** Whether this class runs: unless {@code -De2e.rolling=false}. */
+    static final boolean ENABLED = !"false".equals(System.getProperty("e2e.rolling"));
 
     /** The load's least pause between two flows of a worker ({@code -De2e.roll.pauseMs}). */
     static final Duration PAUSE = Duration.ofMillis(Long.getLong("e2e.roll.pauseMs", 1500));
@@ -285,7 +285,7 @@ class RollingRestartIT {
                 Anchoring (last signature -> both transitions anchored) p99: steady %d ms (n=%d), during the roll %d ms (n=%d).
                 Settlement (payment mined -> SETTLED) p99: steady %d ms (n=%d), during the roll %d ms (n=%d).
                 Restart of each instance (SIGTERM -> replacement ready): %s.
-                Load average at the end: %s (shared machine, not a quiet run).
+                Load average at the end: %s (/proc/loadavg; whatever else ran on the machine counts in it).
                 """, ReplicatedStack.REPLICAS, Instant.now(), rollMs / 1000.0, during.size(), failed.size(), steadyAnchor,
                 steady.anchoring.size(), rollAnchor, rolling.anchoring.size(), steadySettle, steady.settlement.size(), rollSettle,
                 rolling.settlement.size(), String.join(", ", log), load0);
