@@ -147,7 +147,7 @@ class FaultIT {
     }
 
     private static void awaitPreviousRecovered(Faults faults, String spec) {
-        String target = Faults.killTarget(spec);
+        String target = Faults.neededProcess(spec);
         if (target == null) {
             return;
         }

@@ -101,6 +101,15 @@ final class Faults {
         return spec.startsWith("kill") && colon > 0 ? spec.substring(colon + 1) : null;
     }
 
+    /**
+     * The process a fault needs running before it can be injected: the one a kill stops, or the chain's node a reorg
+     * rewinds. When the schedule falls behind (the long form at load 40-60), "kill:anvil-arbitrum" and "reorg:arbitrum"
+     * come a second apart, and a reorg sent to a node still restarting fails to inject (connection refused).
+     */
+    static String neededProcess(String spec) {
+        return spec.startsWith("reorg:") ? "anvil-" + spec.substring("reorg:".length()) : killTarget(spec);
+    }
+
     /** Injects one fault; returns once it is in place (a kill: the process is gone), not when it healed. */
     Fault inject(String spec) throws Exception {
         if (spec.startsWith("kill:")) {

@@ -1,14 +1,11 @@
 package dev.agentpay.commons.consumer;
 
 import dev.agentpay.commons.loop.Batches;
-import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,18 +35,10 @@ public class ProcessedEventPruner {
     @Inject
     ConsumerConfig config;
 
-    private volatile boolean started;
-
-    void started(@Observes @Priority(Integer.MAX_VALUE - 50) StartupEvent ev) {
-        started = true;
-    }
-
     @Scheduled(every = "${platform.consumers.prune-interval:10m}", delayed = "2m",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduled() {
-        if (!started) {
-            return Uni.createFrom().voidItem();
-        }
         return Batches.scheduledRun(prune(pool, Instant.now(), config.processedRetention(),
                         config.processedRetentionOverrides(), config.pruneBatchSize()),
                 n -> LOG.debugf("pruned %d processed_event marks", n),

@@ -31,7 +31,6 @@ public class OutboxMetrics {
     private final AtomicLong backlog = new AtomicLong();
     private final AtomicLong oldestSeconds = new AtomicLong();
     private volatile Counter published;
-    private volatile boolean started;
 
     void start(@Observes StartupEvent ev) {
         Gauge.builder("agentpay.outbox.backlog", backlog, AtomicLong::get)
@@ -40,7 +39,6 @@ public class OutboxMetrics {
                 .description("age of the oldest unpublished outbox event").register(registry);
         published = Counter.builder("agentpay.outbox.published").description("outbox events published to Kafka")
                 .register(registry);
-        started = true;
     }
 
     void published(int n) {
@@ -51,11 +49,9 @@ public class OutboxMetrics {
     }
 
     @Scheduled(every = "${platform.outbox.metrics-interval:10s}", delayed = "3s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> measure() {
-        if (!started) {
-            return Uni.createFrom().voidItem();
-        }
         return pool.query("select count(*), coalesce(extract(epoch from now() - min(created_at)), 0)::bigint"
                         + " from outbox_event where published_at is null").execute()
                 .invoke(rows -> {

@@ -1,17 +1,15 @@
 package dev.agentpay.commons.outbox;
 
-import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
-import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
 /**
  * The relay's timers, kept apart from {@link OutboxRelay} so that a timer firing during start-up does
- * not create the relay (and inject its Kafka emitter) before the messaging layer is connected.
+ * not create the relay (and inject its Kafka emitter) before the messaging layer is connected: they skip every run
+ * until the application runs (the scheduler's own {@link Scheduled.ApplicationNotRunning}, as every periodic clean-up).
  */
 @ApplicationScoped
 public class OutboxSchedule {
@@ -22,17 +20,11 @@ public class OutboxSchedule {
     @Inject
     OutboxConfig config;
 
-    private volatile boolean started;
-
-    /** Timers may fire while the application is still starting; they wait for this. */
-    void started(@Observes @Priority(Integer.MAX_VALUE - 50) StartupEvent ev) {
-        started = true;
-    }
-
     @Scheduled(every = "${platform.outbox.poll-interval:1s}", delayed = "2s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void poll() {
-        if (started && config.relayEnabled()) {
+        if (config.relayEnabled()) {
             relay.get().poll();
         }
     }
@@ -41,8 +33,9 @@ public class OutboxSchedule {
      * Deletes published rows past {@code platform.outbox.retention} every {@code platform.outbox.cleanup-interval}
      * (10 minutes; a short retention with a short interval lets a soak run show the table's plateau: bench/soak.sh).
      */
-    @Scheduled(every = "${platform.outbox.cleanup-interval:10m}", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${platform.outbox.cleanup-interval:10m}", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> cleanUp() {
-        return started && config.relayEnabled() ? relay.get().cleanUp() : Uni.createFrom().voidItem();
+        return config.relayEnabled() ? relay.get().cleanUp() : Uni.createFrom().voidItem();
     }
 }

@@ -3,12 +3,10 @@ package dev.agentpay.webhook.delivery.service;
 import dev.agentpay.commons.loop.Batches;
 import dev.agentpay.webhook.config.WebhookConfig;
 import dev.agentpay.webhook.delivery.repository.DeliveryRepository;
-import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,18 +31,10 @@ public class DeliveryHistoryPruner {
     @Inject
     Pool pool;
 
-    private volatile boolean started;
-
-    void started(@Observes StartupEvent ev) {
-        started = true;
-    }
-
     @Scheduled(every = "${webhook.history.prune-interval:10m}", delayed = "2m",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> scheduled() {
-        if (!started) {
-            return Uni.createFrom().voidItem();
-        }
         return Batches.scheduledRun(prune(Instant.now(), config.history().retention(), config.history().pruneBatchSize()),
                 n -> LOG.infof("pruned %d deliveries that ended more than %s ago", n, config.history().retention()),
                 LOG, "delivery history pruning failed, next round retries: %s");
