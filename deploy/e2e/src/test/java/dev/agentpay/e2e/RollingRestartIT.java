@@ -118,8 +118,9 @@ class RollingRestartIT {
                     long t0 = System.currentTimeMillis();
                     String during = restarting;
                     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> anchored(flows.get(id)) == 2);
-                    anchoring.add(System.currentTimeMillis() - t0);
-                    labelled.add(label("anchoring", System.currentTimeMillis() - t0, during, "mandate " + id));
+                    long anchorMs = System.currentTimeMillis() - t0;
+                    anchoring.add(anchorMs);
+                    labelled.add(label("anchoring", anchorMs, during, "mandate " + id));
                     // settlement: the payment mined -> SETTLED
                     String invoice = io.restassured.RestAssured.given().baseUri(env.get("BASE_URL")).header("x-api-key", env.get("API_KEY"))
                             .contentType("application/json").body("{\"amount\": 0.5, \"chain\": \"base\"}").post("/v1/invoices")
@@ -132,8 +133,9 @@ class RollingRestartIT {
                     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> "SETTLED".equals(
                             io.restassured.RestAssured.given().baseUri(env.get("BASE_URL")).header("x-api-key", env.get("API_KEY"))
                                     .get("/v1/invoices/" + inv.get("id").asText()).then().extract().path("data.status")));
-                    settlement.add(System.currentTimeMillis() - t1);
-                    labelled.add(label("settlement", System.currentTimeMillis() - t1, settling, "invoice " + inv.get("id").asText()));
+                    long settleMs = System.currentTimeMillis() - t1;
+                    settlement.add(settleMs);
+                    labelled.add(label("settlement", settleMs, settling, "invoice " + inv.get("id").asText()));
                 } catch (Exception | AssertionError e) {
                     failures.add(e.toString());
                     System.out.println("[roll] probe flow failed: " + e);

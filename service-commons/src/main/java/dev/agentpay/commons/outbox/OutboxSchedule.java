@@ -9,7 +9,7 @@ import jakarta.inject.Inject;
 /**
  * The relay's timers, kept apart from {@link OutboxRelay} so that a timer firing during start-up does
  * not create the relay (and inject its Kafka emitter) before the messaging layer is connected: they skip every run
- * until the application runs (the scheduler's own {@link Scheduled.ApplicationNotRunning}, as every periodic clean-up).
+ * until the application runs (the scheduler's own {@link Scheduled.ApplicationNotRunning}, as the outbox metrics and the pruners).
  */
 @ApplicationScoped
 public class OutboxSchedule {
