@@ -29,9 +29,10 @@ import org.junit.jupiter.api.Test;
  * service): mandate-service's second instance gets SIGTERM while requests are sent to it directly. Its
  * readiness goes DOWN first while it still serves (liveness UP, every request answered), for as long as a
  * router needs to notice; every request sent before and during that time is answered (none cut, no 5xx);
- * and its Kafka consumer leaves its group when it closes, so the group has no member of the stopped
- * instance the moment it exits and the other instance holds every partition well before a session
- * timeout (6 s) would have let them go. The launcher then starts it again (as Kubernetes would).
+ * and its Kafka consumer hands its partitions over at the start of the drain: it leaves its group before the
+ * instance exits (the partitions used to wait for the exit, 5-9 s under load, and the records behind them
+ * with them), and the other instance holds every partition well before a session timeout (6 s) would have
+ * let them go. The launcher then starts it again (as Kubernetes would).
  */
 @Order(-2) // between FailoverIT and RollingRestartIT, on their stack
 class DrainIT {
@@ -93,6 +94,23 @@ class DrainIT {
         long logOffset = java.nio.file.Files.size(log); // the launcher appends: what follows is this shutdown (and the restart)
         long t0 = System.currentTimeMillis();
         FailoverIT.signal("TERM", pid);
+        // the consumer hands its partitions over at the start of the drain (commons Consumers.handOver), not at the exit:
+        // watch for the moment the group has no member of the stopping instance
+        AtomicLong leftMs = new AtomicLong(-1);
+        Thread watcher = new Thread(() -> {
+            while (leftMs.get() < 0 && System.currentTimeMillis() - t0 < 40_000) {
+                try {
+                    Set<String> now = memberIds(groups.describe(GROUP));
+                    if (now.size() == membersBefore.size() - 1 && membersBefore.containsAll(now)) {
+                        leftMs.set(System.currentTimeMillis() - t0);
+                    }
+                } catch (RuntimeException e) {
+                    // a describe during the rebalance: asked again at the next tick
+                }
+                Calls.sleep(50); // the watch's tick (a clock, no condition)
+            }
+        }, "drain-group-watch");
+        watcher.start();
         // readiness first: DOWN while the instance is alive (liveness UP) and still serving
         await(INSTANCE + " readiness DOWN").atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
                 .until(() -> status(url + "/q/health/ready") == 503);
@@ -108,7 +126,8 @@ class DrainIT {
         process.onExit().thenRun(() -> exitMs.set(System.currentTimeMillis() - t0));
         await(INSTANCE + " exits after its drain").atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(20))
                 .until(() -> exitMs.get() >= 0);
-        // the consumer left its group on close: at its exit the group has no member of the stopped instance
+        watcher.join(45_000);
+        // the consumer left its group at the start of the drain: by its exit the group has no member of the stopped instance
         ConsumerGroupDescription atExit = groups.describe(GROUP);
         long checkedMs = System.currentTimeMillis() - t0;
         Set<String> membersAtExit = memberIds(atExit);
@@ -124,15 +143,18 @@ class DrainIT {
             shutdownLog = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         }
 
-        String figure = String.format("| %s | SIGTERM (drain) | readiness DOWN %.2f s, exited %.1f s, group member gone at exit (seen %.1f s),"
+        String figure = String.format("| %s | SIGTERM (drain) | readiness DOWN %.2f s, group member gone %.1f s, exited %.1f s (checked again %.1f s),"
                         + " partitions on the other instance %.1f s | %d requests sent to it, %d failed |",
-                INSTANCE, readyDownMs / 1000.0, exitMs.get() / 1000.0, checkedMs / 1000.0, movedMs / 1000.0, calls.calls().size(),
+                INSTANCE, readyDownMs / 1000.0, leftMs.get() / 1000.0, exitMs.get() / 1000.0, checkedMs / 1000.0, movedMs / 1000.0,
+                calls.calls().size(),
                 calls.calls().stream().filter(c -> c.status() == 0 || c.status() >= 500).count());
         FailoverFigures.row(figure);
 
         assertThat(live).as("liveness while draining (draining is not dead)").isEqualTo(200);
         assertThat(calls.calls()).as("requests sent to the draining instance until %d ms after SIGTERM (readiness DOWN at %d ms)",
                 lastSentMs, readyDownMs).allSatisfy(c -> assertThat(c.status()).as(c.toString()).isBetween(200, 299));
+        assertThat(leftMs.get()).as("ms after SIGTERM when %s's member left %s (it exited at %d ms)", INSTANCE, GROUP, exitMs.get())
+                .isNotNegative().isLessThan(exitMs.get());
         assertThat(membersAtExit).as("members of %s when %s exited (%d ms after SIGTERM)", GROUP, INSTANCE, exitMs.get())
                 .hasSize(1).isSubsetOf(membersBefore);
         assertThat(moved.members().iterator().next().consumerId()).isIn(membersBefore);

@@ -102,4 +102,14 @@ class ConsumersDrainTest {
     void withNothingInFlightTheDrainReturnsAtOnce() {
         assertThat(consumers().drain(Duration.ofSeconds(5))).isTrue();
     }
+
+    @Test
+    void onlyAGroupOfThisInstanceAloneStaysUntilTheExit() {
+        String uuid = "5f0c2a9e-1b7d-4c41-9d8e-2f6a1c3b7e90";
+        assertThat(Consumers.ownGroup(Optional.of("registry-" + uuid), uuid)).as("the partner registry's group").isTrue();
+        assertThat(Consumers.ownGroup(Optional.of("mandate-service.anchor-receipts"), uuid)).as("a shared group").isFalse();
+        assertThat(Consumers.ownGroup(Optional.empty(), uuid)).as("no group configured (the channel's default)").isFalse();
+        assertThat(Consumers.ownGroup(Optional.of("registry-" + uuid), null)).as("no instance id known").isFalse();
+        assertThat(Consumers.ownGroup(Optional.of("registry-"), "")).as("a blank instance id").isFalse();
+    }
 }
