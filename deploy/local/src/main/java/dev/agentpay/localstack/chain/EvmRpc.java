@@ -11,6 +11,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -21,6 +24,12 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class EvmRpc {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * One lock per node and unlocked account: anvil picks the nonce of an {@code eth_sendTransaction} itself, and two
+     * sends from the same account at once may both get the same one (the second then fails with "replacement
+     * transaction underpriced"). A wallet sends one transaction at a time; so does every {@code EvmRpc} in this JVM.
+     */
+    private static final ConcurrentMap<String, Object> SENDERS = new ConcurrentHashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI uri;
     private final AtomicLong ids = new AtomicLong();
@@ -29,8 +38,23 @@ public final class EvmRpc {
         this.uri = URI.create(url);
     }
 
-    /** Sends one JSON-RPC request; throws with the node's message on an error answer. */
+    /**
+     * Sends one JSON-RPC request; throws with the node's message on an error answer. An {@code eth_sendTransaction}
+     * waits for any other send from the same account to the same node in this JVM (see {@link #SENDERS}).
+     */
     public JsonNode call(String method, Object... params) {
+        if ("eth_sendTransaction".equals(method) && params.length == 1) {
+            JsonNode from = JSON.valueToTree(params[0]).path("from");
+            if (from.isTextual()) {
+                synchronized (SENDERS.computeIfAbsent(uri + " " + from.asText().toLowerCase(Locale.ROOT), k -> new Object())) {
+                    return send(method, params);
+                }
+            }
+        }
+        return send(method, params);
+    }
+
+    private JsonNode send(String method, Object... params) {
         ObjectNode req = JSON.createObjectNode();
         req.put("jsonrpc", "2.0");
         req.put("id", ids.incrementAndGet());
