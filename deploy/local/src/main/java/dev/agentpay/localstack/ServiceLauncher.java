@@ -11,7 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /** Starts one of the six services from its built jar with the stack's settings, and waits until it is ready. */
-final class ServiceLauncher {
+public final class ServiceLauncher {
 
     private final Path root;
     private final Path logs;
@@ -36,7 +36,7 @@ final class ServiceLauncher {
     }
 
     /** The JVM options of every service unless {@code SERVICE_JAVA_OPTS} replaces them (root README, "How a service starts"). */
-    static final String DEFAULT_JAVA_OPTS =
+    public static final String DEFAULT_JAVA_OPTS =
             "-XX:+UseSerialGC -Xms32m -Xmx384m -Xss512k -XX:ReservedCodeCacheSize=96m -XX:+ExitOnOutOfMemoryError";
 
     /** The AppCDS archive {@code package} writes next to the jar (quarkus.package.jar.appcds.enabled, service-commons). */
