@@ -17,10 +17,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -144,7 +146,7 @@ public class Consumers {
             return;
         }
         String instance = ConfigProvider.getConfig().getOptionalValue("quarkus.uuid", String.class).orElse(null);
-        List<String> channels = new ArrayList<>();
+        Set<String> channels = new LinkedHashSet<>(); // a channel with several consumers (partitions) is named once
         List<Thread> closing = new ArrayList<>();
         for (String channel : kafka.getConsumerChannels()) {
             if (ownGroup(groupOf(channel), instance)) {
