@@ -7,11 +7,13 @@ import dev.agentpay.commons.error.ErrorBody;
 import dev.agentpay.commons.limits.ClientAddress;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.httpproxy.Body;
 import io.vertx.httpproxy.HttpProxy;
 import io.vertx.httpproxy.ProxyContext;
 import io.vertx.httpproxy.ProxyInterceptor;
@@ -23,6 +25,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The local gateway: one base URL in front of the six services, routing by path prefix from
@@ -65,8 +68,34 @@ public final class Gateway implements AutoCloseable {
         }
     }
 
-    /** Longest silence from a service on one proxied request before the caller gets a 502. */
+    /** Longest silence from a service on one proxied request before the caller gets {@code 504 upstream_timeout}. */
     static final long BACKEND_IDLE_TIMEOUT_MS = 20_000;
+
+    /** Where the proxy exchange keeps why no service answered (the proxy itself answers an empty 502). */
+    private static final String UPSTREAM_FAILURE = "agentpay.upstream-failure";
+
+    /**
+     * The answer when no service answered: the proxy's own is an empty 502; the caller gets the error envelope and
+     * {@code Retry-After}, {@code 504 upstream_timeout} when the service stayed silent for
+     * {@link #BACKEND_IDLE_TIMEOUT_MS} (e.g. a frozen instance), else {@code 502 upstream_unavailable} (its connection
+     * failed, or no instance took it). Either way the request may have reached the service, so the message says its
+     * effect is unknown.
+     */
+    static void upstreamFailure(ProxyResponse response, Throwable failure) {
+        boolean timeout = false;
+        for (Throwable t = failure; t != null && !timeout; t = t.getCause()) {
+            timeout = t instanceof TimeoutException;
+        }
+        String body = timeout
+                ? ErrorBody.json("upstream_timeout", "the service did not answer within " + BACKEND_IDLE_TIMEOUT_MS / 1000
+                        + " s; the request may have taken effect: read the resource before retrying it")
+                : ErrorBody.json("upstream_unavailable", "the service's connection failed before it answered; the request may"
+                        + " have taken effect: read the resource before retrying it");
+        response.headers().clear();
+        response.setStatusCode(timeout ? 504 : 502).setStatusMessage(timeout ? "Gateway Timeout" : "Bad Gateway")
+                .putHeader("content-type", "application/json").putHeader("retry-after", "1")
+                .setBody(Body.body(Buffer.buffer(body)));
+    }
 
     /** Starts the gateway in front of one instance of each service ({@code servicePorts}: service name -> local port). */
     public static Gateway start(int port, List<Route> routes, Map<String, Integer> servicePorts) {
@@ -103,7 +132,7 @@ public final class Gateway implements AutoCloseable {
         proxy.originRequestProvider((req, c) -> {
             Route route = route(routes, publicPath(req.path()));
             // A backend that dies mid-request may leave the proxied exchange without an answer; the idle
-            // timeout turns that into a 502 for the caller instead of a hang (no endpoint streams or
+            // timeout turns that into a 504 for the caller instead of a hang (no endpoint streams or
             // stays silent this long). Which instance, and retries on another: Balancer.
             return balancer.connect(c, route.service(), req.method(), BACKEND_IDLE_TIMEOUT_MS);
         });
@@ -124,7 +153,16 @@ public final class Gateway implements AutoCloseable {
                 if (in.getHeader("x-forwarded-host") == null && in.authority() != null) {
                     context.request().headers().set("x-forwarded-host", in.authority().toString());
                 }
-                return BufferedBody.thenSend(context, limits.maxBodyBytes());
+                return BufferedBody.thenSend(context, limits.maxBodyBytes()).onFailure(err -> context.set(UPSTREAM_FAILURE, err));
+            }
+
+            @Override
+            public Future<Void> handleProxyResponse(ProxyContext context) {
+                Throwable failure = context.get(UPSTREAM_FAILURE, Throwable.class);
+                if (failure != null) {
+                    upstreamFailure(context.response(), failure);
+                }
+                return context.sendResponse();
             }
         });
         // HTTP/1.1 only: with clear-text HTTP/2 (a Java client's default h2c upgrade) a request in flight

@@ -39,6 +39,8 @@ class GatewayBalancingTest {
         final AtomicInteger requests = new AtomicInteger();
         volatile int readiness = 200;
         volatile boolean dropAfterReading;
+        /** While set, a request is read and then left unanswered until the latch opens (a frozen instance). */
+        volatile java.util.concurrent.CountDownLatch silentUntil;
 
         Instance(String name) throws IOException {
             this.name = name;
@@ -55,6 +57,14 @@ class GatewayBalancingTest {
                 if (dropAfterReading) { // the service acted on it, then its connection died
                     ex.close();
                     return;
+                }
+                java.util.concurrent.CountDownLatch silent = silentUntil;
+                if (silent != null) {
+                    try {
+                        silent.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
                 }
                 byte[] body = name.getBytes(StandardCharsets.UTF_8);
                 ex.sendResponseHeaders(200, body.length);
@@ -83,7 +93,12 @@ class GatewayBalancingTest {
         if (proxies != null) {
             proxies.close();
         }
-        instances.forEach(i -> i.server.stop(0));
+        instances.forEach(i -> {
+            if (i.silentUntil != null) {
+                i.silentUntil.countDown();
+            }
+            i.server.stop(0);
+        });
     }
 
     private void start(int n, List<Integer> extraPorts) throws Exception {
@@ -162,6 +177,29 @@ class GatewayBalancingTest {
         HttpResponse<String> r = send("POST");
         assertThat(r.statusCode()).isEqualTo(502);
         assertThat(instances.stream().mapToInt(i -> i.requests.get()).sum()).isEqualTo(1);
+        // the error envelope, not the proxy's empty 502
+        assertUpstreamError(r, "upstream_unavailable");
+    }
+
+    @Test
+    void anInstanceThatStaysSilentIsAnswered504WithTheEnvelopeAtTheBackendTimeout() throws Exception {
+        start(1, List.of());
+        instances.get(0).silentUntil = new java.util.concurrent.CountDownLatch(1);
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/v1/mandates/x"))
+                .timeout(Duration.ofMillis(Gateway.BACKEND_IDLE_TIMEOUT_MS + 15_000)).POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(504);
+        assertThat(instances.get(0).requests.get()).as("it reached the instance").isEqualTo(1);
+        assertUpstreamError(r, "upstream_timeout");
+    }
+
+    private static void assertUpstreamError(HttpResponse<String> r, String code) throws IOException {
+        assertThat(r.headers().firstValue("content-type")).hasValue("application/json");
+        assertThat(r.headers().firstValue("retry-after")).hasValue("1");
+        com.fasterxml.jackson.databind.JsonNode body = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body());
+        assertThat(body.path("success").asBoolean(true)).isFalse();
+        assertThat(body.at("/error/code").asText()).isEqualTo(code);
+        assertThat(body.at("/error/message").asText()).contains("may have taken effect");
     }
 
     @Test
